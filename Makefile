@@ -1,0 +1,42 @@
+# agentgrid — developer commands. `make test` is what CI runs (see .ci/run).
+GO ?= go
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all build test vet staticcheck unit bench bench-go fuzz demo clean
+
+all: build
+
+build:
+	$(GO) build -o agentgrid .
+
+## test: go vet, staticcheck, and every test with the race detector (needs tmux for the
+## differential and end-to-end suites; they skip with a message when tmux is absent).
+test: vet staticcheck unit
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	$(STATICCHECK) ./...
+
+unit:
+	$(GO) test -race -timeout 25m ./...
+
+## bench: the performance tables, each figure beside tmux measured in the same run.
+bench: bench-go
+	$(GO) run ./bench all
+
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./panes/vterm/ ./ui/ ./hooks/
+
+## fuzz: run each fuzz target for FUZZTIME (default 1m); CI runs the committed seeds only.
+FUZZTIME ?= 1m
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzTerminal -fuzztime $(FUZZTIME) ./panes/vterm/
+	$(GO) test -run '^$$' -fuzz FuzzCompute -fuzztime $(FUZZTIME) ./layout/
+
+demo:
+	$(GO) run . demo
+
+clean:
+	rm -f agentgrid

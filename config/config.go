@@ -1,0 +1,174 @@
+// Package config holds agentgrid's configuration schema, its defaults, and
+// the loader that reads TOML files and reports every problem with file:line.
+package config
+
+import "time"
+
+// Duration is a time.Duration that decodes from a TOML string such as "15s".
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration string ("500ms", "15s", "2m").
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the duration the way it is read.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.Duration.String()), nil }
+
+// Config is the whole effective configuration of a session.
+type Config struct {
+	Orchestrator Orchestrator    `toml:"orchestrator"`
+	Layout       Layout          `toml:"layout"`
+	Agents       Agents          `toml:"agents"`
+	Limits       Limits          `toml:"limits"`
+	Keys         Keys            `toml:"keys"`
+	UI           UI              `toml:"ui"`
+	Status       Status          `toml:"status"`
+	Log          Log             `toml:"log"`
+	Startup      []Startup       `toml:"startup"`
+	Hooks        []Hook          `toml:"hooks"`
+	Kinds        map[string]Kind `toml:"kinds"`
+}
+
+// Orchestrator is the program shown in the main view.
+type Orchestrator struct {
+	// Command is the argv of the orchestrator; empty means $SHELL (then /bin/sh).
+	Command []string `toml:"command"`
+	// Kind names a [kinds.NAME] preset used to wire hooks/MCP into the orchestrator.
+	Kind string `toml:"kind"`
+}
+
+// Layout is the arrangement of the main view and the agents grid.
+type Layout struct {
+	// Name is one of main-vertical, main-horizontal, tiled, even-horizontal, even-vertical.
+	Name string `toml:"name"`
+	// MainSize is the main view's share of the width (main-vertical) or height
+	// (main-horizontal), in percent, 20..80.
+	MainSize int `toml:"main_size"`
+	// MinAgentWidth and MinAgentHeight are the smallest agent pane content size.
+	MinAgentWidth  int `toml:"min_agent_width"`
+	MinAgentHeight int `toml:"min_agent_height"`
+}
+
+// Agents controls the deferred-spawn queue and the agents' panes.
+type Agents struct {
+	MaxQueued      int      `toml:"max_queued"`
+	StartOffscreen bool     `toml:"start_offscreen"`
+	FinishedLinger Duration `toml:"finished_linger"`
+	Scrollback     int      `toml:"scrollback"`
+	// KillGrace is how long close/quit waits between SIGHUP, SIGTERM and SIGKILL.
+	KillGrace Duration `toml:"kill_grace"`
+	// IdleAfter is the output quiet period after which a running agent counts as idle
+	// (only when no fresher source says otherwise).
+	IdleAfter Duration `toml:"idle_after"`
+}
+
+// Limits caps how many agents run at once, in total and per kind.
+type Limits struct {
+	// Default is the cap on running agents of any kind; 0 means no cap.
+	Default int `toml:"default"`
+	// Kinds caps agents of one kind: [limits.kinds] claude = 2.
+	Kinds map[string]int `toml:"kinds"`
+}
+
+// Keys configures the prefix key.
+type Keys struct {
+	Prefix string `toml:"prefix"`
+}
+
+// UI configures the look and terminal notifications.
+type UI struct {
+	Theme string `toml:"theme"`
+	// Bell rings the outer terminal when an agent starts waiting for input.
+	Bell bool `toml:"bell"`
+	// OSC9 also sends an OSC 9 desktop notification when an agent starts waiting.
+	OSC9 bool `toml:"osc9"`
+	// Mouse enables click-to-focus and wheel scrolling.
+	Mouse bool `toml:"mouse"`
+	// FPS caps redraws per second while output is arriving (1..120).
+	FPS int `toml:"fps"`
+}
+
+// Status configures the status line.
+type Status struct {
+	// MaxEntryWidth caps each status entry's display width.
+	MaxEntryWidth int `toml:"max_entry_width"`
+	// StaleAfter dims entries (and hook-reported states) not confirmed for this long.
+	StaleAfter Duration `toml:"stale_after"`
+}
+
+// Log configures the log file (never the screen).
+type Log struct {
+	// File is the log path; empty means $XDG_STATE_HOME/agentgrid/agentgrid.log.
+	File  string `toml:"file"`
+	Level string `toml:"level"`
+}
+
+// Startup is an agent started with the session.
+type Startup struct {
+	Title   string            `toml:"title"`
+	Command []string          `toml:"command"`
+	Cwd     string            `toml:"cwd"`
+	Kind    string            `toml:"kind"`
+	Prompt  string            `toml:"prompt"`
+	Env     map[string]string `toml:"env"`
+}
+
+// Hook is an external handler run for engine events.
+type Hook struct {
+	On      []string `toml:"on"`
+	Run     []string `toml:"run"`
+	Timeout Duration `toml:"timeout"`
+}
+
+// Kind is a preset for launching one agent CLI with agentgrid wired in.
+type Kind struct {
+	// Command is the argv that starts the CLI.
+	Command []string `toml:"command"`
+	// PromptArgs is appended to Command when a prompt is given; "{prompt}" is replaced.
+	PromptArgs []string `toml:"prompt_args"`
+	// Hooks names the adapter (claude, codex, gemini, opencode) whose hooks are attached
+	// for this process only; empty attaches none.
+	Hooks string `toml:"hooks"`
+	// MCP attaches the agentgrid MCP server to this process.
+	MCP bool `toml:"mcp"`
+	// Env is added to the agent's environment.
+	Env map[string]string `toml:"env"`
+}
+
+// Default returns the built-in configuration.
+func Default() Config {
+	return Config{
+		Layout: Layout{Name: "main-vertical", MainSize: 50, MinAgentWidth: 40, MinAgentHeight: 8},
+		Agents: Agents{
+			MaxQueued:      100,
+			StartOffscreen: true,
+			FinishedLinger: Duration{15 * time.Second},
+			Scrollback:     10000,
+			KillGrace:      Duration{2 * time.Second},
+			IdleAfter:      Duration{5 * time.Second},
+		},
+		Keys:   Keys{Prefix: "ctrl+b"},
+		UI:     UI{Theme: "dark", Bell: true, Mouse: true, FPS: 60},
+		Status: Status{MaxEntryWidth: 40, StaleAfter: Duration{60 * time.Second}},
+		Log:    Log{Level: "info"},
+		Kinds:  DefaultKinds(),
+	}
+}
+
+// DefaultKinds returns the built-in agent CLI presets.
+func DefaultKinds() map[string]Kind {
+	return map[string]Kind{
+		"claude":   {Command: []string{"claude"}, PromptArgs: []string{"{prompt}"}, Hooks: "claude", MCP: true},
+		"codex":    {Command: []string{"codex"}, PromptArgs: []string{"{prompt}"}, Hooks: "codex", MCP: true},
+		"gemini":   {Command: []string{"gemini"}, PromptArgs: []string{"-i", "{prompt}"}, Hooks: "gemini", MCP: true},
+		"opencode": {Command: []string{"opencode"}, PromptArgs: []string{"--prompt", "{prompt}"}, Hooks: "opencode", MCP: true},
+		"aider":    {Command: []string{"aider"}, PromptArgs: []string{"--message", "{prompt}"}},
+		"shell":    {Command: nil},
+	}
+}
