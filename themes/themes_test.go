@@ -1,0 +1,202 @@
+package themes
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestBuiltinsDefineEveryToken(t *testing.T) {
+	for _, name := range Names() {
+		p, ok := Builtin(name)
+		if !ok {
+			t.Fatalf("Builtin(%q) missing", name)
+		}
+		rv := reflect.ValueOf(p)
+		for i, tok := range Tokens() {
+			c := rv.Field(i).String()
+			if c == "" && tok != "foreground" && tok != "background" {
+				t.Errorf("%s: token %s is empty", name, tok)
+			}
+			if err := checkColor(c); err != nil {
+				t.Errorf("%s: token %s: %v", name, tok, err)
+			}
+		}
+	}
+	if _, ok := Builtin("neon"); ok {
+		t.Error("Builtin(neon) found")
+	}
+	dark, _ := Builtin("dark")
+	light, _ := Builtin("light")
+	if dark == light {
+		t.Error("dark and light are the same palette")
+	}
+}
+
+func TestTokensCoverUI(t *testing.T) {
+	want := []string{"foreground", "background", "muted", "accent", "border", "border_focused", "border_waiting", "title",
+		"status_bg", "status_fg", "status_counts", "status_entry", "status_stale",
+		"overlay_bg", "overlay_fg", "overlay_border", "overlay_selected", "help_key", "help_desc", "notice", "error"}
+	for _, st := range States {
+		want = append(want, "badge_"+st)
+	}
+	got := map[string]bool{}
+	for _, tok := range Tokens() {
+		if got[tok] {
+			t.Errorf("token %s twice", tok)
+		}
+		got[tok] = true
+	}
+	for _, w := range want {
+		if !got[w] {
+			t.Errorf("token %s missing", w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d tokens, want %d", len(got), len(want))
+	}
+}
+
+func TestStyles(t *testing.T) {
+	p, _ := Builtin("dark")
+	s := p.Styles()
+	if s.SGR.Reset != "\x1b[m" {
+		t.Errorf("Reset = %q", s.SGR.Reset)
+	}
+	// #4a4d5e is the dark border colour.
+	if s.SGR.Border != "\x1b[0;38;2;74;77;94m" {
+		t.Errorf("Border SGR = %q", s.SGR.Border)
+	}
+	for _, st := range States {
+		if _, ok := s.Badge[st]; !ok {
+			t.Errorf("no badge style for %s", st)
+		}
+		if v := s.SGR.BadgeSGR(st); !strings.HasPrefix(v, "\x1b[0;1;38;2;") {
+			t.Errorf("badge SGR for %s = %q", st, v)
+		}
+	}
+	if s.SGR.BadgeSGR("bogus") != s.SGR.Muted {
+		t.Error("unknown state does not fall back to muted")
+	}
+	if got := s.BadgeStyle("running").Render("x"); !strings.Contains(got, "38;2;152;214;143") {
+		t.Errorf("running badge renders %q", got)
+	}
+	if s.SGR.StatusStale == s.SGR.StatusEntry {
+		t.Error("stale entries are not dimmed")
+	}
+	every := []string{s.SGR.Base, s.SGR.Muted, s.SGR.Accent, s.SGR.Border, s.SGR.BorderFocused, s.SGR.BorderWaiting,
+		s.SGR.Title, s.SGR.TitleFocused, s.SGR.StatusLine, s.SGR.StatusCounts, s.SGR.StatusEntry, s.SGR.StatusStale,
+		s.SGR.Overlay, s.SGR.OverlayBorder, s.SGR.OverlayTitle, s.SGR.OverlaySelect, s.SGR.HelpKey, s.SGR.HelpDesc,
+		s.SGR.Notice, s.SGR.Error}
+	for i, v := range every {
+		if !strings.HasPrefix(v, "\x1b[0") || !strings.HasSuffix(v, "m") {
+			t.Errorf("SGR %d = %q is not a reset-prefixed SGR sequence", i, v)
+		}
+	}
+	// Default colours leave the terminal's own colours alone.
+	if got := (Palette{}).Styles().SGR.Border; got != "\x1b[0m" {
+		t.Errorf("empty palette border SGR = %q", got)
+	}
+	if got := (Palette{Border: "4"}).Styles().SGR.Border; got != "\x1b[0;34m" {
+		t.Errorf("ANSI 4 border SGR = %q", got)
+	}
+	if got := (Palette{Border: "208"}).Styles().SGR.Border; got != "\x1b[0;38;5;208m" {
+		t.Errorf("ANSI 208 border SGR = %q", got)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name+".toml"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("mine", "base = \"light\"\nborder = \"#123456\"\nbadge_failed = \"9\"\n")
+	p, err := Load("mine", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	light, _ := Builtin("light")
+	want := light
+	want.Border, want.Failed = "#123456", "9"
+	if p != want {
+		t.Errorf("mine = %+v, want light with two changes", p)
+	}
+
+	// A user file shadows a built-in name.
+	write("dark", "accent = \"#fff\"\n")
+	if p, err := Load("dark", dir); err != nil || p.Accent != "#fff" {
+		t.Errorf("shadowed dark: %v %+v", err, p)
+	}
+	// Built-ins load without a user dir.
+	if p, err := Load("light", ""); err != nil || p != light {
+		t.Errorf("Load(light) = %v", err)
+	}
+
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"strict", "boarder = \"#fff\"\naccent = 12\nmuted = \"#12345\"\nerror = \"300\"\ntitle = \"red\"\n", []string{
+			`strict.toml:1: unknown token "boarder"`,
+			`strict.toml:2: accent: expected a colour string`,
+			`strict.toml:3: muted = "#12345": not a #rrggbb or #rgb colour`,
+			`strict.toml:4: error = "300": not a colour`,
+			`strict.toml:5: title = "red": not a colour`,
+		}},
+		{"badbase", "\n\nbase = \"solarized\"\n", []string{`badbase.toml:3: base = solarized: must be one of dark, light`}},
+		{"syntax", "accent = \n", []string{`syntax.toml:1: TOML syntax`}},
+	}
+	for _, c := range cases {
+		write(c.name, c.text)
+		_, err := Load(c.name, dir)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		lines := strings.Split(err.Error(), "\n")
+		if len(lines) != len(c.want) {
+			t.Errorf("%s: got %d errors, want %d:\n%v", c.name, len(lines), len(c.want), err)
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.HasPrefix(lines[i], filepath.Join(dir, w)) {
+				t.Errorf("%s: error %d = %q, want prefix %q", c.name, i, lines[i], w)
+			}
+		}
+	}
+
+	for _, bad := range []string{"", "../x", "a/b", ".."} {
+		if _, err := Load(bad, dir); err == nil {
+			t.Errorf("Load(%q) accepted", bad)
+		}
+	}
+	if _, err := Load("neon", dir); err == nil || !strings.Contains(err.Error(), "neon.toml does not exist") {
+		t.Errorf("Load(neon) = %v", err)
+	}
+}
+
+func TestBuiltinRequiresEveryToken(t *testing.T) {
+	_, err := parse("partial.toml", []byte("accent = \"#fff\"\n"), nil)
+	if err == nil || !strings.Contains(err.Error(), `token "border" is missing`) {
+		t.Errorf("parse without base = %v", err)
+	}
+}
+
+func TestDescribeAndToken(t *testing.T) {
+	p, _ := Builtin("dark")
+	d := p.Describe()
+	if !strings.Contains(d, "border = \"#4a4d5e\"\n") || strings.Count(d, "\n") != len(Tokens()) {
+		t.Errorf("Describe = %q", d)
+	}
+	if _, ok := p.Token("nope"); ok {
+		t.Error("Token(nope) found")
+	}
+	if p.Badge("waiting") != p.Waiting || p.Badge("nope") != "" {
+		t.Error("Badge lookup is wrong")
+	}
+}
