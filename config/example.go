@@ -1,0 +1,165 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/BurntSushi/toml"
+)
+
+// exampleTOML is the commented default configuration. A test checks that
+// decoding it yields exactly Default() and that it mentions every key of
+// Config, so it cannot drift from the schema.
+const exampleTOML = `# agentgrid configuration.
+#
+# Files are read in this order, later ones overriding earlier ones key by key:
+#   $XDG_CONFIG_HOME/agentgrid/config.toml  (default ~/.config/agentgrid/config.toml)
+#   ./.agentgrid.toml                        (the directory agentgrid starts in)
+#   the file given with --config
+# [[startup]] and [[hooks]] entries accumulate across files; [kinds.NAME]
+# tables merge into the built-in kinds. Every value below is the default.
+# Check a config with "agentgrid config check".
+
+[orchestrator]
+# The program in the main view, as an argv list; empty means $SHELL (then /bin/sh).
+command = []
+# A [kinds.NAME] preset whose hooks/MCP wiring is applied to the orchestrator; empty for none.
+kind = ""
+
+[layout]
+# Arrangement: main-vertical, main-horizontal, tiled, even-horizontal or even-vertical.
+name = "main-vertical"
+# The main view's share of the width (main-vertical) or height (main-horizontal), percent, 20..80.
+main_size = 50
+# Smallest agent pane content width in cells (at least 10); decides how many panes fit.
+min_agent_width = 40
+# Smallest agent pane content height in rows (at least 3).
+min_agent_height = 8
+
+[agents]
+# Spawns waiting for a free pane beyond this many are refused with an error.
+max_queued = 100
+# Start a queued agent's process at once in an off-screen 80x24 terminal.
+start_offscreen = true
+# How long a finished agent's pane stays before a queued agent may take its place.
+finished_linger = "15s"
+# Lines of scrollback kept per pane.
+scrollback = 10000
+# Wait between SIGHUP, SIGTERM and SIGKILL when closing an agent or quitting.
+kill_grace = "2s"
+# Output quiet period after which a running agent counts as idle.
+idle_after = "5s"
+
+[limits]
+# Most agents running at once, of any kind; 0 means no limit.
+default = 0
+
+[limits.kinds]
+# Most agents of one kind running at once, e.g.:
+# claude = 2
+
+[keys]
+# The prefix key for workbench commands (pressed twice, it reaches the pane).
+prefix = "ctrl+b"
+
+[ui]
+# Colour theme: dark, light, or NAME for $XDG_CONFIG_HOME/agentgrid/themes/NAME.toml.
+theme = "dark"
+# Ring the terminal bell when an agent starts waiting for input.
+bell = true
+# Also send an OSC 9 desktop notification when an agent starts waiting.
+osc9 = false
+# Click to focus and wheel to scroll.
+mouse = true
+# Most redraws per second while output arrives, 1..120.
+fps = 60
+
+[status]
+# Widest a single status line entry may be, in cells.
+max_entry_width = 40
+# Entries and hook-reported states not refreshed for this long are dimmed.
+stale_after = "1m0s"
+
+[log]
+# Log file; empty means $XDG_STATE_HOME/agentgrid/agentgrid.log.
+file = ""
+# One of debug, info, warn, error.
+level = "info"
+
+# Agents started with the session (none by default), e.g.:
+# [[startup]]
+# title = "tests"                     # shown in the pane border
+# command = ["go", "test", "./..."]   # argv; may be left out when kind is set
+# cwd = "."                           # working directory; empty means agentgrid's
+# kind = ""                           # a [kinds.NAME] preset to launch instead of command
+# prompt = ""                         # passed to the kind's prompt_args as {prompt}
+# env = { GOFLAGS = "-count=1" }      # added to the agent's environment
+
+# Commands run for engine events, with the event as JSON on stdin (none by default), e.g.:
+# [[hooks]]
+# on = ["agent_state", "agent_exited"]  # session_start, session_end, agent_queued, agent_started,
+#                                       # agent_state, agent_exited, agent_closed, status_changed, bell
+# run = ["notify-send", "agentgrid"]    # argv, no shell unless you write one
+# timeout = "5s"                        # a hook running longer is killed; empty means the default
+
+# Presets for launching agent CLIs with agentgrid wired in. Each has:
+#   command      argv that starts the CLI (empty: $SHELL)
+#   prompt_args  appended when a prompt is given; "{prompt}" is replaced by it
+#   hooks        adapter whose hooks are attached for this process: claude, codex, gemini, opencode, or empty
+#   mcp          attach the agentgrid MCP server to this process
+#   env          added to the process's environment, e.g. env = { DEBUG = "1" }
+
+[kinds.aider]
+command = ["aider"]
+prompt_args = ["--message", "{prompt}"]
+hooks = ""
+mcp = false
+# env = {}
+
+[kinds.claude]
+command = ["claude"]
+prompt_args = ["{prompt}"]
+hooks = "claude"
+mcp = true
+
+[kinds.codex]
+command = ["codex"]
+prompt_args = ["{prompt}"]
+hooks = "codex"
+mcp = true
+
+[kinds.gemini]
+command = ["gemini"]
+prompt_args = ["-i", "{prompt}"]
+hooks = "gemini"
+mcp = true
+
+[kinds.opencode]
+command = ["opencode"]
+prompt_args = ["--prompt", "{prompt}"]
+hooks = "opencode"
+mcp = true
+
+[kinds.shell]
+command = []
+prompt_args = []
+hooks = ""
+mcp = false
+`
+
+// ExampleTOML returns a commented config file that lists every key with its
+// default value and a one-line explanation.
+func ExampleTOML() string { return exampleTOML }
+
+// Print renders an effective configuration as TOML.
+func Print(cfg Config) string {
+	var buf bytes.Buffer
+	enc := toml.NewEncoder(&buf)
+	enc.Indent = ""
+	if err := enc.Encode(cfg); err != nil {
+		// Config holds only TOML-encodable types; this cannot happen short
+		// of a schema change, which the tests would catch.
+		return fmt.Sprintf("# cannot render the configuration: %v\n", err)
+	}
+	return buf.String()
+}

@@ -1,0 +1,287 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentgrid/agentgrid/layout"
+)
+
+// Events are the hook event names, in the order they are documented.
+var Events = []string{
+	"session_start", "session_end", "agent_queued", "agent_started", "agent_state",
+	"agent_exited", "agent_closed", "status_changed", "bell",
+}
+
+// Adapters are the agent CLIs whose hook payloads agentgrid understands.
+var Adapters = []string{"claude", "codex", "gemini", "opencode"}
+
+// BuiltinThemes are the themes compiled into the binary.
+var BuiltinThemes = []string{"dark", "light"}
+
+// LogLevels are the accepted values of log.level.
+var LogLevels = []string{"debug", "info", "warn", "error"}
+
+// Bounds checked by Validate.
+const (
+	MinMainSize       = 20
+	MaxMainSize       = 80
+	MinAgentWidthMin  = 10
+	MinAgentHeightMin = 3
+	MaxFPS            = 120
+)
+
+// problem is a validation failure about a key path of the merged config.
+type problem struct {
+	path []string
+	msg  string
+}
+
+// Validate checks a config's values and cross-references (kinds, themes,
+// events, the prefix key). Diagnostics have no file or line; Load reports
+// the same problems located in the files.
+func Validate(cfg Config) []Diagnostic {
+	var out []Diagnostic
+	for _, p := range validate(cfg, ThemeDir()) {
+		out = append(out, Diagnostic{Msg: p.msg})
+	}
+	return out
+}
+
+func validate(cfg Config, themeDir string) []problem {
+	var ps []problem
+	bad := func(path string, format string, args ...any) {
+		ps = append(ps, problem{path: strings.Split(path, "."), msg: fmt.Sprintf(format, args...)})
+	}
+	kindKnown := func(k string) bool { _, ok := cfg.Kinds[k]; return ok }
+	kindList := func() string {
+		names := make([]string, 0, len(cfg.Kinds))
+		for k := range cfg.Kinds {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		return strings.Join(names, ", ")
+	}
+	nonNegative := func(path string, v int) {
+		if v < 0 {
+			bad(path, "%s = %d: must not be negative", displayKey(strings.Split(path, ".")), v)
+		}
+	}
+	nonNegativeDur := func(path string, d Duration) {
+		if d.Duration < 0 {
+			bad(path, "%s = %s: must not be negative", displayKey(strings.Split(path, ".")), d.Duration)
+		}
+	}
+
+	if k := cfg.Orchestrator.Kind; k != "" && !kindKnown(k) {
+		bad("orchestrator.kind", "orchestrator.kind = %q: no such kind (known: %s)", k, kindList())
+	}
+
+	l := cfg.Layout
+	if !layout.Valid(l.Name) {
+		bad("layout.name", "layout.name = %q: unknown layout (one of %s)", l.Name, strings.Join(layout.Names(), ", "))
+	}
+	if l.MainSize < MinMainSize || l.MainSize > MaxMainSize {
+		bad("layout.main_size", "layout.main_size = %d: must be between %d and %d (percent)", l.MainSize, MinMainSize, MaxMainSize)
+	}
+	if l.MinAgentWidth < MinAgentWidthMin {
+		bad("layout.min_agent_width", "layout.min_agent_width = %d: must be at least %d", l.MinAgentWidth, MinAgentWidthMin)
+	}
+	if l.MinAgentHeight < MinAgentHeightMin {
+		bad("layout.min_agent_height", "layout.min_agent_height = %d: must be at least %d", l.MinAgentHeight, MinAgentHeightMin)
+	}
+
+	a := cfg.Agents
+	nonNegative("agents.max_queued", a.MaxQueued)
+	nonNegative("agents.scrollback", a.Scrollback)
+	nonNegativeDur("agents.finished_linger", a.FinishedLinger)
+	nonNegativeDur("agents.kill_grace", a.KillGrace)
+	nonNegativeDur("agents.idle_after", a.IdleAfter)
+
+	nonNegative("limits.default", cfg.Limits.Default)
+	for _, k := range sortedMapKeys(cfg.Limits.Kinds) {
+		p := "limits.kinds." + k
+		nonNegative(p, cfg.Limits.Kinds[k])
+		if !kindKnown(k) {
+			bad(p, "limits.kinds.%s: no such kind (known: %s)", k, kindList())
+		}
+	}
+
+	if err := ParseKey(cfg.Keys.Prefix); err != nil {
+		bad("keys.prefix", "keys.prefix = %q: %v", cfg.Keys.Prefix, err)
+	}
+
+	if err := checkTheme(cfg.UI.Theme, themeDir); err != nil {
+		bad("ui.theme", "ui.theme = %q: %v", cfg.UI.Theme, err)
+	}
+	if cfg.UI.FPS < 1 || cfg.UI.FPS > MaxFPS {
+		bad("ui.fps", "ui.fps = %d: must be between 1 and %d", cfg.UI.FPS, MaxFPS)
+	}
+
+	if cfg.Status.MaxEntryWidth < 1 {
+		bad("status.max_entry_width", "status.max_entry_width = %d: must be at least 1", cfg.Status.MaxEntryWidth)
+	}
+	nonNegativeDur("status.stale_after", cfg.Status.StaleAfter)
+
+	if !slices.Contains(LogLevels, cfg.Log.Level) {
+		bad("log.level", "log.level = %q: must be one of %s", cfg.Log.Level, strings.Join(LogLevels, ", "))
+	}
+
+	for i, s := range cfg.Startup {
+		p := "startup." + strconv.Itoa(i)
+		switch {
+		case s.Kind != "" && !kindKnown(s.Kind):
+			bad(p+".kind", "startup[%d].kind = %q: no such kind (known: %s)", i, s.Kind, kindList())
+		case len(s.Command) == 0 && s.Kind == "":
+			bad(p, "startup[%d]%s: needs a command or a kind", i, titled(s.Title))
+		case len(s.Command) > 0 && s.Command[0] == "":
+			bad(p+".command", "startup[%d].command: the program name is empty", i)
+		}
+	}
+
+	for i, h := range cfg.Hooks {
+		p := "hooks." + strconv.Itoa(i)
+		if len(h.On) == 0 {
+			bad(p+".on", "hooks[%d].on: list at least one event (%s)", i, strings.Join(Events, ", "))
+		}
+		for _, ev := range h.On {
+			if !slices.Contains(Events, ev) {
+				bad(p+".on", "hooks[%d].on: unknown event %q (one of %s)", i, ev, strings.Join(Events, ", "))
+			}
+		}
+		if len(h.Run) == 0 || h.Run[0] == "" {
+			bad(p+".run", "hooks[%d].run: needs a command to run", i)
+		}
+		nonNegativeDur(p+".timeout", h.Timeout)
+	}
+
+	for _, name := range sortedMapKeys(cfg.Kinds) {
+		k := cfg.Kinds[name]
+		p := "kinds." + name
+		if k.Hooks != "" && !slices.Contains(Adapters, k.Hooks) {
+			bad(p+".hooks", "kinds.%s.hooks = %q: unknown adapter (one of %s)", name, k.Hooks, strings.Join(Adapters, ", "))
+		}
+		if len(k.Command) > 0 && k.Command[0] == "" {
+			bad(p+".command", "kinds.%s.command: the program name is empty", name)
+		}
+	}
+	return ps
+}
+
+func titled(title string) string {
+	if title == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (%q)", title)
+}
+
+// checkTheme accepts a built-in theme or a user theme file in themeDir.
+func checkTheme(name, themeDir string) error {
+	if slices.Contains(BuiltinThemes, name) {
+		return nil
+	}
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return fmt.Errorf("not a theme name (built-in: %s)", strings.Join(BuiltinThemes, ", "))
+	}
+	if themeDir == "" {
+		return fmt.Errorf("unknown theme (built-in: %s)", strings.Join(BuiltinThemes, ", "))
+	}
+	path := filepath.Join(themeDir, name+".toml")
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("unknown theme: not built in (%s) and %s does not exist", strings.Join(BuiltinThemes, ", "), path)
+	}
+	return nil
+}
+
+func sortedMapKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Keys are matched against Bubble Tea's key strings (tea.KeyPressMsg's
+// String()), which print modifiers in this fixed order.
+var modifierOrder = []string{"ctrl", "alt", "shift", "meta", "hyper", "super"}
+
+// namedKeys are the key names the key strings use for non-printing keys.
+var namedKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`enter tab backspace esc space up down left right begin find insert delete
+		select pgup pgdown home end caps_lock scroll_lock num_lock print_screen pause menu`) {
+		m[k] = true
+	}
+	for i := 1; i <= 63; i++ {
+		m["f"+strconv.Itoa(i)] = true
+	}
+	return m
+}()
+
+// ParseKey checks that s names a key the way the UI matches keys, e.g.
+// "ctrl+b", "ctrl+a", "alt+space", "ctrl+]", "f12". Modifiers may be
+// written in any order and case; NormalizeKey gives the canonical form.
+func ParseKey(s string) error {
+	_, err := NormalizeKey(s)
+	return err
+}
+
+// NormalizeKey returns the canonical form of a key description: lower-case
+// modifiers in the order ctrl, alt, shift, meta, hyper, super, then the key
+// ("Alt+Ctrl+B" -> "ctrl+alt+b").
+func NormalizeKey(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", fmt.Errorf("empty key")
+	}
+	// The key itself may be "+", as in "ctrl++".
+	var mods []string
+	rest := s
+	for {
+		i := strings.IndexByte(rest, '+')
+		if i <= 0 || i == len(rest)-1 {
+			break
+		}
+		mod := strings.ToLower(rest[:i])
+		if !slices.Contains(modifierOrder, mod) {
+			return "", fmt.Errorf("unknown modifier %q (use %s)", rest[:i], strings.Join(modifierOrder, ", "))
+		}
+		if slices.Contains(mods, mod) {
+			return "", fmt.Errorf("modifier %q given twice", mod)
+		}
+		mods = append(mods, mod)
+		rest = rest[i+1:]
+	}
+	key := rest
+	switch {
+	case namedKeys[strings.ToLower(key)]:
+		key = strings.ToLower(key)
+	case strings.ToLower(key) == "escape":
+		key = "esc"
+	case len([]rune(key)) == 1:
+		r := []rune(key)[0]
+		if r < ' ' || r == 0x7f {
+			return "", fmt.Errorf("control character in key; write it as ctrl+LETTER")
+		}
+		if r == ' ' {
+			key = "space"
+		}
+		if slices.Contains(mods, "ctrl") && r >= 'A' && r <= 'Z' {
+			// Control combinations ignore case: "Ctrl+B" means ctrl+b.
+			key = strings.ToLower(key)
+		} else if len(mods) > 0 && r >= 'A' && r <= 'Z' {
+			return "", fmt.Errorf("upper-case %q with a modifier never matches; write shift+%c", key, r+'a'-'A')
+		}
+	default:
+		return "", fmt.Errorf("unknown key %q (a single character or a name such as space, enter, tab, esc, f1)", key)
+	}
+	slices.SortFunc(mods, func(a, b string) int {
+		return slices.Index(modifierOrder, a) - slices.Index(modifierOrder, b)
+	})
+	return strings.Join(append(mods, key), "+"), nil
+}
