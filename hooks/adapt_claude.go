@@ -1,0 +1,165 @@
+package hooks
+
+import (
+	"strings"
+)
+
+// claudePayload holds the fields agentgrid reads from a Claude Code hook's
+// stdin. The common fields come with every event; the rest with some.
+type claudePayload struct {
+	SessionID     string         `json:"session_id"`
+	Cwd           string         `json:"cwd"`
+	HookEventName string         `json:"hook_event_name"`
+	Source        string         `json:"source"`       // SessionStart: startup, resume, clear, compact
+	Reason        string         `json:"reason"`       // SessionEnd
+	Prompt        string         `json:"prompt"`       // UserPromptSubmit
+	ToolName      string         `json:"tool_name"`    // PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest
+	ToolInput     map[string]any `json:"tool_input"`   // idem
+	IsInterrupt   bool           `json:"is_interrupt"` // PostToolUseFailure
+	Error         string         `json:"error"`        // PostToolUseFailure
+	Message       string         `json:"message"`      // Notification
+	Title         string         `json:"title"`        // Notification
+	NotifType     string         `json:"notification_type"`
+	LastMessage   string         `json:"last_assistant_message"` // Stop, SubagentStop
+	AgentID       string         `json:"agent_id"`               // set inside subagents
+	AgentType     string         `json:"agent_type"`
+	Trigger       string         `json:"trigger"` // PreCompact
+}
+
+// adaptClaude maps Claude Code hook events (stdin JSON, one object per run).
+func adaptClaude(payload []byte) (Signal, error) {
+	var p claudePayload
+	if err := decodeObject(payload, &p); err != nil {
+		return Signal{}, err
+	}
+	s := Signal{Event: p.HookEventName, SessionID: p.SessionID}
+	switch p.HookEventName {
+	case "SessionStart":
+		// A compaction restarts the session mid-turn; the agent keeps working.
+		if p.Source == "compact" {
+			s.State, s.Why = StateRunning, "context compacted"
+			break
+		}
+		s.State, s.Why = StateIdle, "session started"
+		if p.Source != "" {
+			s.Why += " (" + p.Source + ")"
+		}
+	case "UserPromptSubmit":
+		s.State, s.Why = StateRunning, "prompt submitted"
+		if p.Prompt != "" {
+			s.Why += ": " + firstLine(p.Prompt)
+		}
+	case "PreToolUse", "PostToolUse":
+		s.State = StateRunning
+		s.Status = claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
+		s.Why = "tool: " + s.Status
+		if p.HookEventName == "PostToolUse" {
+			s.Why = "tool finished: " + s.Status
+		}
+	case "PostToolUseFailure":
+		if p.IsInterrupt {
+			s.State, s.Why = StateIdle, "interrupted by the user"
+			break
+		}
+		s.State = StateRunning
+		s.Status = claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
+		s.Why = "tool failed: " + s.Status
+		if p.Error != "" {
+			s.Why += ": " + firstLine(p.Error)
+		}
+	case "PermissionRequest":
+		what := claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
+		s.State, s.Why, s.Status = StateWaiting, "permission: "+what, "permission: "+what
+	case "Notification":
+		reason := p.Message
+		if reason == "" {
+			reason = p.Title
+		}
+		if reason == "" {
+			reason = "needs attention"
+		}
+		switch p.NotifType {
+		case "idle_prompt":
+			// The turn ended a while ago and nothing was typed since: idle, not blocked.
+			s.State, s.Why = StateIdle, reason
+		case "auth_success":
+			// Nothing about the agent's work.
+		default: // permission_prompt, elicitation_dialog, or an older CLI without a type
+			s.State, s.Why, s.Status = StateWaiting, reason, reason
+		}
+	case "Stop":
+		s.State, s.Why = StateIdle, "turn finished"
+		s.Status = summary(p.LastMessage)
+	case "SubagentStart":
+		s.SubagentDelta = 1
+		s.State, s.Why = StateRunning, "subagent started"
+		if p.AgentType != "" {
+			s.Why += ": " + p.AgentType
+		}
+	case "SubagentStop":
+		// Never the agent's own stop: only one of its children finished.
+		s.SubagentDelta = -1
+		s.Why = "subagent finished"
+		if p.AgentType != "" {
+			s.Why += ": " + p.AgentType
+		}
+	case "PreCompact":
+		s.State, s.Why, s.Status = StateRunning, "compacting the context", "compacting"
+	case "SessionEnd":
+		s.SessionEnd = true
+		s.Why = "session ended"
+		if p.Reason != "" {
+			s.Why += " (" + p.Reason + ")"
+		}
+	}
+	return s, nil
+}
+
+// claudeToolStatus describes a tool call in a few words: "Bash: go test ./...".
+func claudeToolStatus(tool string, in map[string]any, cwd string) string {
+	if tool == "" {
+		return "tool"
+	}
+	var detail string
+	switch tool {
+	case "Bash", "BashOutput":
+		detail = firstStr(in, "command", "description", "bash_id")
+	case "Edit", "MultiEdit", "Write", "Read":
+		detail = relPath(str(in, "file_path"), cwd)
+	case "NotebookEdit", "NotebookRead":
+		detail = relPath(firstStr(in, "notebook_path", "file_path"), cwd)
+	case "Grep", "Glob":
+		detail = str(in, "pattern")
+		if path := str(in, "path"); path != "" {
+			detail += " in " + relPath(path, cwd)
+		}
+	case "LS":
+		detail = relPath(str(in, "path"), cwd)
+	case "Task", "Agent":
+		detail = firstStr(in, "description", "subagent_type")
+	case "WebFetch":
+		detail = str(in, "url")
+	case "WebSearch":
+		detail = str(in, "query")
+	case "TodoWrite":
+		detail = "updating the todo list"
+	case "KillShell", "KillBash":
+		detail = firstStr(in, "shell_id", "bash_id")
+	default:
+		if server, name, ok := splitMCPTool(tool); ok {
+			return "MCP " + server + "." + name
+		}
+		detail = firstStr(in, "command", "file_path", "path", "pattern", "query", "url", "description")
+	}
+	return toolStatus(tool, detail)
+}
+
+// splitMCPTool splits "mcp__server__tool".
+func splitMCPTool(tool string) (server, name string, ok bool) {
+	rest, found := strings.CutPrefix(tool, "mcp__")
+	if !found {
+		return "", "", false
+	}
+	server, name, ok = strings.Cut(rest, "__")
+	return server, name, ok
+}

@@ -1,0 +1,55 @@
+package hooks
+
+import "strings"
+
+// codexPayload is the JSON Codex passes as the last argument of its
+// `notify` program. Its keys are kebab-case.
+type codexPayload struct {
+	Type          string   `json:"type"`
+	ThreadID      string   `json:"thread-id"`
+	TurnID        string   `json:"turn-id"`
+	Cwd           string   `json:"cwd"`
+	InputMessages []string `json:"input-messages"`
+	LastMessage   string   `json:"last-assistant-message"`
+	// Fields an approval notification may carry (newer or patched builds).
+	Message string   `json:"message"`
+	Reason  string   `json:"reason"`
+	Command []string `json:"command"`
+	// Codex builds with Claude-style lifecycle hooks send hook_event_name.
+	HookEventName string `json:"hook_event_name"`
+}
+
+// adaptCodex maps Codex notify payloads. The documented one is
+// "agent-turn-complete"; approval-style types ("approval-requested",
+// "exec-approval-request", ...) are treated as the agent waiting for the user.
+func adaptCodex(payload []byte) (Signal, error) {
+	var p codexPayload
+	if err := decodeObject(payload, &p); err != nil {
+		return Signal{}, err
+	}
+	if p.Type == "" && p.HookEventName != "" {
+		// Lifecycle hooks share Claude Code's payload shape.
+		return adaptClaude(payload)
+	}
+	s := Signal{Event: p.Type, SessionID: p.ThreadID}
+	switch {
+	case p.Type == "agent-turn-complete":
+		s.State, s.Why = StateIdle, "turn complete"
+		s.Status = summary(p.LastMessage)
+	case strings.Contains(p.Type, "approval"):
+		reason := firstLine(p.Message)
+		if reason == "" {
+			reason = firstLine(p.Reason)
+		}
+		if reason == "" && len(p.Command) > 0 {
+			reason = "run " + strings.Join(p.Command, " ")
+		}
+		if reason == "" {
+			reason = "approval requested"
+		} else {
+			reason = "approval: " + reason
+		}
+		s.State, s.Why, s.Status = StateWaiting, reason, reason
+	}
+	return s, nil
+}

@@ -1,0 +1,105 @@
+package hooks
+
+// geminiPayload holds the fields agentgrid reads from a Gemini CLI hook's stdin.
+type geminiPayload struct {
+	SessionID      string         `json:"session_id"`
+	Cwd            string         `json:"cwd"`
+	HookEventName  string         `json:"hook_event_name"`
+	Source         string         `json:"source"`          // SessionStart: startup, resume, clear
+	Reason         string         `json:"reason"`          // SessionEnd
+	Prompt         string         `json:"prompt"`          // BeforeAgent, AfterAgent
+	PromptResponse string         `json:"prompt_response"` // AfterAgent
+	ToolName       string         `json:"tool_name"`       // BeforeTool, AfterTool
+	ToolInput      map[string]any `json:"tool_input"`
+	NotifType      string         `json:"notification_type"` // Notification: ToolPermission
+	Message        string         `json:"message"`
+	Details        map[string]any `json:"details"`
+	Trigger        string         `json:"trigger"` // PreCompress
+}
+
+// adaptGemini maps Gemini CLI hook events (stdin JSON).
+func adaptGemini(payload []byte) (Signal, error) {
+	var p geminiPayload
+	if err := decodeObject(payload, &p); err != nil {
+		return Signal{}, err
+	}
+	s := Signal{Event: p.HookEventName, SessionID: p.SessionID}
+	switch p.HookEventName {
+	case "SessionStart":
+		s.State, s.Why = StateIdle, "session started"
+		if p.Source != "" {
+			s.Why += " (" + p.Source + ")"
+		}
+	case "BeforeAgent":
+		s.State, s.Why = StateRunning, "prompt submitted"
+		if p.Prompt != "" {
+			s.Why += ": " + firstLine(p.Prompt)
+		}
+	case "BeforeTool", "AfterTool":
+		s.State = StateRunning
+		s.Status = geminiToolStatus(p.ToolName, p.ToolInput, p.Cwd)
+		s.Why = "tool: " + s.Status
+		if p.HookEventName == "AfterTool" {
+			s.Why = "tool finished: " + s.Status
+		}
+	case "BeforeModel", "AfterModel", "BeforeToolSelection":
+		s.State, s.Why = StateRunning, "model working"
+	case "Notification":
+		reason := firstLine(p.Message)
+		if reason == "" {
+			reason = "needs attention"
+		}
+		if p.NotifType == "ToolPermission" {
+			if tool := firstStr(p.Details, "tool_name", "toolName", "name"); tool != "" && reason == "needs attention" {
+				reason = "permission: " + tool
+			}
+		}
+		s.State, s.Why, s.Status = StateWaiting, reason, reason
+	case "AfterAgent":
+		s.State, s.Why = StateIdle, "turn finished"
+		s.Status = summary(p.PromptResponse)
+	case "PreCompress":
+		s.State, s.Why, s.Status = StateRunning, "compressing the context", "compressing"
+	case "SessionEnd":
+		s.SessionEnd = true
+		s.Why = "session ended"
+		if p.Reason != "" {
+			s.Why += " (" + p.Reason + ")"
+		}
+	}
+	return s, nil
+}
+
+// geminiToolStatus describes a Gemini CLI tool call: "Shell: go test ./...".
+func geminiToolStatus(tool string, in map[string]any, cwd string) string {
+	switch tool {
+	case "":
+		return "tool"
+	case "run_shell_command":
+		return toolStatus("Shell", firstStr(in, "command", "description"))
+	case "read_file":
+		return toolStatus("Read", relPath(firstStr(in, "file_path", "absolute_path", "path"), cwd))
+	case "read_many_files":
+		return toolStatus("Read", "many files")
+	case "write_file":
+		return toolStatus("Write", relPath(firstStr(in, "file_path", "path"), cwd))
+	case "replace", "edit":
+		return toolStatus("Edit", relPath(firstStr(in, "file_path", "path"), cwd))
+	case "glob":
+		return toolStatus("Glob", str(in, "pattern"))
+	case "search_file_content", "grep", "grep_search":
+		return toolStatus("Grep", str(in, "pattern"))
+	case "list_directory", "ls":
+		return toolStatus("List", relPath(firstStr(in, "dir_path", "path"), cwd))
+	case "web_fetch":
+		return toolStatus("Fetch", firstStr(in, "url", "prompt"))
+	case "google_web_search":
+		return toolStatus("Search", str(in, "query"))
+	case "save_memory":
+		return "Memory"
+	}
+	if server, name, ok := splitMCPTool(tool); ok {
+		return "MCP " + server + "." + name
+	}
+	return toolStatus(tool, firstStr(in, "command", "file_path", "path", "pattern", "query", "url"))
+}

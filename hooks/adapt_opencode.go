@@ -1,0 +1,159 @@
+package hooks
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// opencodePayload is what agentgrid's OpenCode plugin (see OpenCodePlugin)
+// writes to `agentgrid hook opencode`: an OpenCode bus event {type,
+// properties}, or a plugin hook call in the same shape. Subagent marks events
+// of a child session (one the task tool started), which must never change the
+// state of the agent itself.
+type opencodePayload struct {
+	Type       string          `json:"type"`
+	Properties json.RawMessage `json:"properties"`
+	Subagent   bool            `json:"subagent"`
+}
+
+type opencodeProps struct {
+	SessionID string `json:"sessionID"`
+	// session.status
+	Status struct {
+		Type    string `json:"type"` // idle, busy, retry
+		Message string `json:"message"`
+	} `json:"status"`
+	// session.error
+	Error struct {
+		Name string `json:"name"`
+		Data struct {
+			Message string `json:"message"`
+		} `json:"data"`
+	} `json:"error"`
+	// permission.updated (Permission.Info) and permission.asked / permission.ask
+	Title      string   `json:"title"`
+	Type       string   `json:"type"`
+	Permission string   `json:"permission"`
+	Pattern    any      `json:"pattern"`
+	Patterns   []string `json:"patterns"`
+	// tool.execute.before / after
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+	// session.created / session.updated
+	Info struct {
+		ID       string `json:"id"`
+		ParentID string `json:"parentID"`
+	} `json:"info"`
+}
+
+// adaptOpenCode maps OpenCode events forwarded by agentgrid's plugin.
+func adaptOpenCode(payload []byte) (Signal, error) {
+	var p opencodePayload
+	if err := decodeObject(payload, &p); err != nil {
+		return Signal{}, err
+	}
+	var pr opencodeProps
+	if len(p.Properties) > 0 && string(p.Properties) != "null" {
+		if err := json.Unmarshal(p.Properties, &pr); err != nil {
+			return Signal{}, err
+		}
+	}
+	s := Signal{Event: p.Type, SessionID: pr.SessionID}
+	if s.SessionID == "" {
+		s.SessionID = pr.Info.ID
+	}
+	if p.Subagent {
+		// A child session: count it, never let it change the agent's state.
+		switch p.Type {
+		case "session.created":
+			s.SubagentDelta, s.Why = 1, "subagent started"
+		case "session.idle", "session.deleted":
+			s.SubagentDelta, s.Why = -1, "subagent finished"
+		}
+		return s, nil
+	}
+	switch p.Type {
+	case "session.idle":
+		s.State, s.Why = StateIdle, "session idle"
+	case "session.status":
+		switch pr.Status.Type {
+		case "busy":
+			s.State, s.Why = StateRunning, "session busy"
+		case "idle":
+			s.State, s.Why = StateIdle, "session idle"
+		case "retry":
+			s.State, s.Why = StateRunning, "retrying"
+			if pr.Status.Message != "" {
+				s.Why += ": " + firstLine(pr.Status.Message)
+			}
+			s.Status = s.Why
+		}
+	case "chat.message":
+		s.State, s.Why = StateRunning, "prompt submitted"
+	case "permission.updated", "permission.asked", "permission.ask":
+		what := firstLine(pr.Title)
+		if what == "" {
+			what = pr.Permission
+			if what == "" {
+				what = pr.Type
+			}
+			if pat := opencodePatterns(pr); pat != "" {
+				what = strings.TrimSpace(what + " " + pat)
+			}
+		}
+		if what == "" {
+			what = "permission requested"
+		} else {
+			what = "permission: " + what
+		}
+		s.State, s.Why, s.Status = StateWaiting, what, what
+	case "permission.replied":
+		s.State, s.Why = StateRunning, "permission answered"
+	case "tool.execute.before", "tool.execute.after":
+		s.State = StateRunning
+		s.Status = opencodeToolStatus(pr.Tool, pr.Args)
+		s.Why = "tool: " + s.Status
+		if p.Type == "tool.execute.after" {
+			s.Why = "tool finished: " + s.Status
+		}
+	case "session.error":
+		msg := firstLine(pr.Error.Data.Message)
+		if msg == "" {
+			msg = pr.Error.Name
+		}
+		if msg == "" {
+			msg = "unknown error"
+		}
+		s.State, s.Why, s.Status = StateIdle, "error: "+msg, "error: "+msg
+	case "server.instance.disposed", "session.deleted":
+		s.SessionEnd, s.Why = true, "session ended"
+	}
+	return s, nil
+}
+
+func opencodePatterns(pr opencodeProps) string {
+	if len(pr.Patterns) > 0 {
+		return strings.Join(pr.Patterns, " ")
+	}
+	switch v := pr.Pattern.(type) {
+	case string:
+		return v
+	case []any:
+		var parts []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return ""
+}
+
+// opencodeToolStatus describes an OpenCode tool call: "bash: go test ./...".
+func opencodeToolStatus(tool string, args map[string]any) string {
+	if tool == "" {
+		return "tool"
+	}
+	return toolStatus(tool, firstStr(args, "command", "filePath", "file_path", "path", "pattern", "query", "url", "description"))
+}

@@ -1,0 +1,133 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestRenderStatusLinePlain(t *testing.T) {
+	in := StatusLineInput{
+		Counts: Counts{Running: 2, Waiting: 1, Done: 3, Queued: 4},
+		Entries: []StatusEntry{
+			{Key: "zz", Text: "last"},
+			{Key: "build", Text: "✓ green"},
+			{Key: "tool", Text: "Bash: go test ./...", Agent: "a1"},
+		},
+		Focus: "a2 tests",
+	}
+	cases := []struct {
+		width int
+		want  string
+	}{
+		{120, " 2 running · 1 waiting · 3 done · 4 queued │ ✓ green  a1: Bash: go test ./...  last │ a2 tests "},
+		{70, " 2 running · 1 waiting · 3 done · 4 queued │ ✓ green  a1: Bash: go te…"},
+		// Narrower than the counts: they are cut hard, never replaced by "…".
+		{12, " 2 running ·"},
+		{42, " 2 running · 1 waiting · 3 done · 4 queued"},
+		{43, " 2 running · 1 waiting · 3 done · 4 queued…"},
+		{45, " 2 running · 1 waiting · 3 done · 4 queued │…"},
+	}
+	for _, tc := range cases {
+		got := RenderStatusLine(in, tc.width)
+		if w := ansi.StringWidth(got); w != tc.width {
+			t.Errorf("width %d: line is %d cells: %q", tc.width, w, got)
+		}
+		if strings.TrimRight(got, " ") != strings.TrimRight(tc.want, " ") {
+			t.Errorf("width %d:\n got %q\nwant %q", tc.width, got, tc.want)
+		}
+	}
+	if got := RenderStatusLine(in, 0); got != "" {
+		t.Errorf("width 0 gave %q", got)
+	}
+}
+
+func TestRenderStatusLineCountsAlwaysShowRunning(t *testing.T) {
+	got := RenderStatusLine(StatusLineInput{}, 20)
+	if strings.TrimSpace(got) != "0 running" {
+		t.Errorf("empty line = %q", got)
+	}
+	got = RenderStatusLine(StatusLineInput{Counts: Counts{Failed: 1, Idle: 2}}, 40)
+	if strings.TrimSpace(got) != "0 running · 2 idle · 1 failed" {
+		t.Errorf("counts = %q", got)
+	}
+}
+
+func TestRenderStatusLineWideText(t *testing.T) {
+	in := StatusLineInput{
+		Counts:        Counts{Running: 1},
+		Entries:       []StatusEntry{{Key: "a", Text: "日本語のテキストです"}, {Key: "b", Text: "🚀 deploy 👩‍💻"}},
+		MaxEntryWidth: 9,
+	}
+	got := RenderStatusLine(in, 80)
+	if w := ansi.StringWidth(got); w != 80 {
+		t.Fatalf("line is %d cells: %q", w, got)
+	}
+	// 9 cells: four wide characters (8) and the ellipsis (1).
+	if !strings.Contains(got, "日本語の…") {
+		t.Errorf("CJK entry not capped by display width: %q", got)
+	}
+	if !strings.Contains(got, "🚀 deplo…") {
+		t.Errorf("emoji entry not capped by display width: %q", got)
+	}
+	// Cutting the whole line in the middle of a wide character keeps the width exact.
+	for w := 12; w < 40; w++ {
+		if got := RenderStatusLine(in, w); ansi.StringWidth(got) != w {
+			t.Errorf("width %d: got %d cells: %q", w, ansi.StringWidth(got), got)
+		}
+	}
+}
+
+func TestRenderStatusLineSanitizesAndStyles(t *testing.T) {
+	st := StatusLineStyle{Base: "\x1b[48;5;236m", Counts: "\x1b[1m", Waiting: "\x1b[33m", Entry: "\x1b[37m", Stale: "\x1b[2m", Focus: "\x1b[36m"}
+	in := StatusLineInput{
+		Counts:  Counts{Running: 1, Waiting: 2},
+		Entries: []StatusEntry{{Key: "evil", Text: "a\x1b[2Jb\nc"}, {Key: "old", Text: "stale one", Stale: true}},
+		Focus:   "main",
+		Style:   st,
+	}
+	got := RenderStatusLine(in, 60)
+	if ansi.StringWidth(got) != 60 {
+		t.Errorf("styled line is %d cells", ansi.StringWidth(got))
+	}
+	if strings.Contains(got, "\x1b[2J") || strings.Contains(got, "\n") {
+		t.Errorf("control sequences leaked: %q", got)
+	}
+	if !strings.Contains(got, st.Waiting+"2 waiting") || !strings.Contains(got, st.Stale+"stale one") || !strings.HasSuffix(got, "\x1b[0m") {
+		t.Errorf("styles missing: %q", got)
+	}
+	if plain := ansi.Strip(got); !strings.Contains(plain, "ab c") {
+		t.Errorf("plain text = %q", plain)
+	}
+}
+
+func TestRenderStatusLineManyEntries(t *testing.T) {
+	s := NewStatusStore(nil)
+	for i := range 50 {
+		s.Set(fmt.Sprintf("k%02d", i), fmt.Sprintf("entry number %d with some text", i), "", "", time.Minute)
+	}
+	in := StatusLineInput{Counts: Counts{Running: 3}, Entries: s.Entries(), Focus: "focus"}
+	got := RenderStatusLine(in, 200)
+	if ansi.StringWidth(got) != 200 || !strings.HasSuffix(strings.TrimRight(got, " "), "…") {
+		t.Errorf("50 entries at width 200: %q", got)
+	}
+	if !strings.Contains(got, "entry number 0 ") {
+		t.Errorf("entries not in key order: %q", got)
+	}
+}
+
+func BenchmarkRenderStatusLine50(b *testing.B) {
+	entries := make([]StatusEntry, 50)
+	for i := range entries {
+		entries[i] = StatusEntry{Key: fmt.Sprintf("k%02d", i), Text: fmt.Sprintf("entry %d ✓ 日本", i)}
+	}
+	in := StatusLineInput{Counts: Counts{Running: 5, Waiting: 1, Done: 9}, Entries: entries, Focus: "a3 tests",
+		Style: StatusLineStyle{Base: "\x1b[48;5;236m", Entry: "\x1b[37m"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		RenderStatusLine(in, 240)
+	}
+}
