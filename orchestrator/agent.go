@@ -1,0 +1,147 @@
+package orchestrator
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/panes"
+	"github.com/agentgrid/agentgrid/panes/vterm"
+)
+
+// historyLen is how many transitions Explain keeps per agent.
+const historyLen = 20
+
+// agent is one entry of the registry. Every field except the atomics is
+// owned by the reconciler goroutine.
+type agent struct {
+	id    string
+	seq   int
+	title string // asked for; "" means derive from the terminal title or argv
+	kind  string
+	argv  []string
+	cwd   string
+	env   []string
+
+	termTitle string // OSC 0/2 from the child
+	logPath   string
+
+	created time.Time
+	started time.Time
+	ended   time.Time
+	code    *int
+	pid     int
+
+	f       fusion
+	history []Transition
+
+	pane *panes.Pane
+	term *vterm.Terminal // the pane's, or one showing why the start failed
+
+	gridBox  layout.Rect // the slot the decision placed it in (zoom ignored)
+	box      layout.Rect // the box drawn now (empty while another pane is zoomed)
+	cols     int         // size given to the PTY
+	rows     int
+	visible  bool
+	placed   time.Time // when it last got a slot
+	queued   bool
+	reason   string // why it waits for a slot (from the decision)
+	limitWhy string // why it may not start yet (concurrency limits), or ""
+
+	holdsPermit bool // counted by the limiter
+	closed      bool // the user closed it: out of grid and queue for good
+	killWhy     string
+
+	// focused tells the reader goroutine that this pane has the keyboard
+	// focus, so its output pokes the UI's fast channel (an echo is drawn
+	// without waiting behind other panes' frames).
+	focused atomic.Bool
+
+	// wantActivity asks the reader goroutine to report the next output; it
+	// is off while the agent is running, when the idle timer does the work.
+	wantActivity atomic.Bool
+	idleTimer    *time.Timer
+}
+
+// displayTitle is the title shown in borders and lists.
+func (a *agent) displayTitle() string {
+	switch {
+	case a.title != "":
+		return a.title
+	case a.termTitle != "":
+		return a.termTitle
+	case len(a.argv) > 0:
+		return filepath.Base(a.argv[0])
+	}
+	return a.id
+}
+
+// info builds the agent's public snapshot; its queue entry (nil when not
+// queued) and pane number come from the engine.
+func (a *agent) info(q *queueEntry, number int) AgentInfo {
+	queuePos := 0
+	if q != nil {
+		queuePos = q.pos
+	}
+	in := AgentInfo{
+		ID: a.id, Title: a.displayTitle(), Kind: a.kind, Argv: slices.Clone(a.argv), Cwd: a.cwd,
+		State: a.f.State, Why: a.f.Why, Source: a.f.Source, Since: a.f.Since, Confirmed: a.f.Confirmed,
+		Created: a.created, PID: a.pid, Visible: a.visible && !a.closed, Number: number, QueuePos: queuePos,
+		LogPath: a.logPath, Subagents: a.f.Subagents, Interrupted: a.f.Interrupted,
+	}
+	switch {
+	case a.limitWhy != "" && a.f.State == StatePending:
+		in.QueueReason = a.limitWhy
+	case a.queued:
+		in.QueueReason = a.reason
+	}
+	if q != nil {
+		t := q.Since
+		in.QueuedSince = &t
+	}
+	if a.code != nil {
+		c := *a.code
+		in.ExitCode = &c
+	}
+	if !a.started.IsZero() {
+		t := a.started
+		in.Started = &t
+	}
+	if !a.ended.IsZero() {
+		t := a.ended
+		in.Ended = &t
+	}
+	return in
+}
+
+// ref is the agent as events carry it.
+func (a *agent) ref(prev State) *hooks.AgentRef {
+	r := &hooks.AgentRef{
+		ID: a.id, Title: a.displayTitle(), Kind: a.kind, State: string(a.f.State), PrevState: string(prev),
+		Why: a.f.Why, Source: a.f.Source, Created: a.created,
+	}
+	if a.code != nil {
+		c := *a.code
+		r.ExitCode = &c
+	}
+	if !a.started.IsZero() {
+		t := a.started
+		r.Started = &t
+	}
+	if !a.ended.IsZero() {
+		t := a.ended
+		r.Ended = &t
+	}
+	return r
+}
+
+// isInterruptKey reports whether input is Esc or ctrl+c alone: the keys
+// that interrupt an agent CLI's turn.
+func isInterruptKey(data []byte) bool {
+	s := string(data)
+	return s == "\x1b" || s == "\x03" || s == "\x1b[27u" || s == "\x1b[99;5u" || strings.HasPrefix(s, "\x1b[27;1u")
+}

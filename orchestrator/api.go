@@ -1,0 +1,417 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/layout"
+)
+
+// Spawn asks for a new background agent. It is placed in the grid when a
+// slot is free and queued otherwise; it fails when the command cannot be
+// resolved or the queue is full (agents.max_queued).
+func (e *Engine) Spawn(req SpawnRequest) (AgentInfo, error) {
+	var info AgentInfo
+	var err error
+	if derr := e.do(func() { info, err = e.spawn(req) }); derr != nil {
+		return AgentInfo{}, derr
+	}
+	return info, err
+}
+
+func (e *Engine) spawn(req SpawnRequest) (AgentInfo, error) {
+	s := &e.st
+	if s.closing {
+		return AgentInfo{}, errShutDown
+	}
+	id := fmt.Sprintf("a%d", s.seq+1)
+	argv, kindEnv, err := resolveKind(e.cfg, req, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir})
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	// After every pass a non-empty queue means no free slot, so a full
+	// queue means the request could only wait: refuse it.
+	if s.queue.Full() {
+		return AgentInfo{}, s.queue.fullError()
+	}
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = e.cwd
+	} else if !filepath.IsAbs(cwd) {
+		cwd = filepath.Join(e.cwd, cwd)
+	}
+	vars := append([]string{"AGENTGRID_AGENT_ID=" + id}, kindEnv...)
+	for _, k := range slices.Sorted(maps.Keys(req.Env)) {
+		vars = append(vars, k+"="+req.Env[k])
+	}
+	now := e.now()
+	s.seq++
+	a := &agent{
+		id: id, seq: s.seq, title: req.Title, kind: req.Kind, argv: argv, cwd: cwd,
+		env: withVars(e.baseEnv, vars...), created: now, queued: true,
+	}
+	a.f = fusion{State: StatePending, Why: "waiting for a slot", Source: SourceEngine, Since: now, Confirmed: now}
+	a.history = []Transition{{Time: now, To: StatePending, Why: a.f.Why, Source: SourceEngine}}
+	if e.opts.StateDir != "" {
+		a.logPath = filepath.Join(e.opts.StateDir, id+".log")
+	}
+	s.agents[id] = a
+	s.order = append(s.order, a)
+	_ = s.queue.Push(queueEntry{ID: id, Seq: a.seq, Since: now, Reason: a.f.Why})
+	e.bus.Publish(hooks.Event{Type: hooks.EventAgentQueued, Time: now, Session: e.opts.Session, Agent: a.ref("")})
+	e.reconcile()
+	e.publish()
+	return e.infoOf(a), nil
+}
+
+// infoOf is a's public info with its queue position and pane number.
+func (e *Engine) infoOf(a *agent) AgentInfo {
+	n := 0
+	if i := slices.Index(e.st.visible, a.id); i >= 0 && a.visible {
+		n = i + 1
+	}
+	return a.info(e.st.queue.Lookup(a.id), n)
+}
+
+// Close closes an agent: it leaves the grid or the queue at once and its
+// process group is killed (SIGHUP, SIGTERM, SIGKILL) in the background.
+// Closing a closed agent does nothing.
+func (e *Engine) Close(id string) error {
+	var err error
+	if derr := e.do(func() { err = e.close(id) }); derr != nil {
+		return derr
+	}
+	return err
+}
+
+func (e *Engine) close(id string) error {
+	s := &e.st
+	a, err := e.agentByID(id)
+	if err != nil {
+		return err
+	}
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	wasVisible := a.visible
+	a.visible, a.queued, a.box, a.gridBox = false, false, layout.Rect{}, layout.Rect{}
+	s.queue.Remove(id)
+	s.visible = slices.DeleteFunc(s.visible, func(v string) bool { return v == id })
+	if s.zoom == id {
+		s.zoom = ""
+	}
+	if s.focus == id {
+		s.focus = e.fallbackFocus()
+	}
+	switch {
+	case a.pane != nil && !a.f.State.Finished():
+		a.killWhy = "closed by the user"
+		p, grace := a.pane, e.grace()
+		e.killWG.Add(1)
+		go func() { defer e.killWG.Done(); p.Kill(grace) }()
+	case a.pane == nil && !a.f.State.Finished():
+		a.ended = e.now()
+		e.apply(a, evidence{Kind: evExited, Time: a.ended, Killed: true, Why: "closed before it started"})
+	}
+	e.status.ClearAgent(id)
+	e.bus.Publish(hooks.Event{Type: hooks.EventAgentClosed, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
+	e.log.Info("agent closed", "agent", id, "was_visible", wasVisible)
+	e.reconcile()
+	e.publish()
+	return nil
+}
+
+// Send writes raw bytes to an agent's terminal (socket and CLI use it).
+func (e *Engine) Send(id string, data []byte) error {
+	return e.write(id, data, false)
+}
+
+// Input writes the user's keystrokes to an agent; it is evidence for the
+// agent's state (a key to a waiting agent means it is answered; Esc or
+// ctrl+c to a running one is remembered as an interrupt).
+func (e *Engine) Input(id string, data []byte) error {
+	return e.write(id, data, true)
+}
+
+func (e *Engine) write(id string, data []byte, user bool) error {
+	var err error
+	if derr := e.do(func() {
+		var a *agent
+		a, err = e.agentByID(id)
+		if err != nil {
+			return
+		}
+		if a.pane == nil {
+			err = fmt.Errorf("agent %s has no running process (%s)", id, a.f.State)
+			return
+		}
+		if a.f.State.Finished() {
+			err = fmt.Errorf("agent %s has exited (%s)", id, a.f.Why)
+			return
+		}
+		if _, werr := a.pane.Write(data); werr != nil {
+			err = fmt.Errorf("send to agent %s: %w", id, werr)
+			return
+		}
+		if user {
+			e.apply(a, evidence{Kind: evInput, Interrupt: isInterruptKey(data)})
+			e.publish()
+		}
+	}); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// Resize sets the area for the main view and the grid (the terminal size
+// minus the status line). Growing places queued agents; shrinking moves the
+// newest visible ones back to the queue.
+func (e *Engine) Resize(cols, rows int) {
+	_ = e.do(func() {
+		e.st.cols, e.st.rows = max(cols, 0), max(rows, 0)
+		e.reconcile()
+		e.publish()
+	})
+}
+
+// SetLayout switches to a named layout.
+func (e *Engine) SetLayout(name string) error {
+	if !layout.Valid(name) {
+		return fmt.Errorf("unknown layout %q (known: %s)", name, strings.Join(layout.Names(), ", "))
+	}
+	return e.do(func() {
+		e.st.layoutName = name
+		e.reconcile()
+		e.publish()
+	})
+}
+
+// CycleLayout switches to the next layout.
+func (e *Engine) CycleLayout() {
+	_ = e.do(func() {
+		e.st.layoutName = layout.Next(e.st.layoutName)
+		e.reconcile()
+		e.publish()
+	})
+}
+
+// Focus moves the focus to the main view ("main") or a visible agent; other
+// ids are ignored.
+func (e *Engine) Focus(id string) {
+	_ = e.do(func() {
+		if id == MainID && e.st.main != nil {
+			e.st.focus = id
+		} else if a := e.st.agents[id]; a != nil && a.visible {
+			e.st.focus = id
+		} else {
+			return
+		}
+		if e.st.zoom != "" && e.st.zoom != id {
+			e.st.zoom = id
+			e.applyGeometry()
+		}
+		e.st.dirty = true
+		e.publish()
+	})
+}
+
+// ToggleZoom makes the focused pane fill the area, or undoes it.
+func (e *Engine) ToggleZoom() {
+	_ = e.do(func() {
+		if e.st.zoom != "" {
+			e.st.zoom = ""
+		} else {
+			e.st.zoom = e.st.focus
+		}
+		e.applyGeometry()
+		e.st.dirty = true
+		e.publish()
+	})
+}
+
+// Show brings an agent into view: a queued one is swapped in (moving
+// another pane to the queue if the grid is full); a visible one is focused.
+func (e *Engine) Show(id string) error {
+	var err error
+	if derr := e.do(func() {
+		var a *agent
+		a, err = e.agentByID(id)
+		if err != nil {
+			return
+		}
+		if id == MainID {
+			e.st.focus = MainID
+			e.st.dirty = true
+			e.publish()
+			return
+		}
+		if a.closed {
+			err = fmt.Errorf("agent %s was closed", id)
+			return
+		}
+		if !a.visible {
+			if e.st.capacity == 0 {
+				err = errors.New("the terminal is too small to show any agent pane")
+				return
+			}
+			if !a.queued {
+				// A reclaimed finished pane comes back through the queue.
+				a.queued = true
+				e.st.queue.PushFront(queueEntry{ID: id, Seq: a.seq, Since: e.now(), Reason: "asked to be shown"})
+			}
+			e.st.show = id
+			e.reconcile()
+		}
+		if a.visible {
+			e.st.focus = id
+		}
+		e.st.dirty = true
+		e.publish()
+	}); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// List returns every agent (main excluded), in creation order.
+func (e *Engine) List() []AgentInfo {
+	return slices.Clone(e.snap.Load().Agents)
+}
+
+// Agent returns one agent's info; "main" is the orchestrator.
+func (e *Engine) Agent(id string) (AgentInfo, bool) {
+	snap := e.snap.Load()
+	if id == MainID && snap.Main != nil {
+		return snap.Main.Agent, true
+	}
+	for _, a := range snap.Agents {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return AgentInfo{}, false
+}
+
+// Signal applies a hook adapter's signal to an agent (source names the
+// adapter, e.g. "claude"): state evidence, subagent counts and the agent's
+// status entry.
+func (e *Engine) Signal(id string, sig hooks.Signal, source string) error {
+	var err error
+	if derr := e.do(func() {
+		var a *agent
+		a, err = e.agentByID(id)
+		if err != nil {
+			return
+		}
+		src := SourceHook
+		if source != "" {
+			src = SourceHook + ":" + source
+		}
+		why := sig.Why
+		if why == "" && sig.Event != "" {
+			why = sig.Event
+		}
+		state := sig.State
+		if sig.SessionEnd && state == "" {
+			state, why = "idle", "agent CLI session ended"
+		}
+		e.apply(a, evidence{Kind: evHook, Why: why, Source: src, HookState: state, SubagentDelta: sig.SubagentDelta})
+		switch {
+		case sig.Status != "":
+			e.status.Set(id, sig.Status, id, src, 0)
+		case sig.State == "idle" || sig.State == "waiting" || sig.SessionEnd:
+			e.status.Clear(id)
+		}
+		e.publish()
+	}); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// Explain returns an agent's state with its recent history.
+func (e *Engine) Explain(id string) (Explanation, error) {
+	var ex Explanation
+	var err error
+	if derr := e.do(func() {
+		var a *agent
+		a, err = e.agentByID(id)
+		if err != nil {
+			return
+		}
+		ex.Agent = e.infoOf(a)
+		ex.History = slices.Clone(a.history)
+		if !a.f.LastHook.IsZero() {
+			ex.Evidence = append(ex.Evidence, Evidence{Source: SourceHook, Says: "last hook state", Time: a.f.LastHook})
+		}
+		if !a.f.InterruptAt.IsZero() {
+			ex.Evidence = append(ex.Evidence, Evidence{Source: SourceInput, Says: "user interrupted", Time: a.f.InterruptAt})
+		}
+		if a.pane != nil {
+			ex.Evidence = append(ex.Evidence, Evidence{Source: SourceActivity, Says: "last output", Time: a.pane.LastOutput()})
+		}
+	}); derr != nil {
+		return Explanation{}, derr
+	}
+	return ex, err
+}
+
+// Status is the session's status store.
+func (e *Engine) Status() *hooks.StatusStore { return e.status }
+
+// Bus is the session's event bus.
+func (e *Engine) Bus() *hooks.Bus { return e.bus }
+
+// Snapshot is the current consistent view for the UI. It is cheap: the
+// reconciler rebuilds it after each change.
+func (e *Engine) Snapshot() Snapshot { return *e.snap.Load() }
+
+// Changed receives a value (never blocking the engine) after any change,
+// including new output in any pane.
+func (e *Engine) Changed() <-chan struct{} { return e.changed }
+
+// FocusOutput is poked (cap 1, non-blocking) when the focused pane prints,
+// in addition to Changed: the UI draws such output (the echo of what the
+// user types) ahead of its frame-rate limit.
+func (e *Engine) FocusOutput() <-chan struct{} { return e.focusChanged }
+
+// Wait blocks until every agent in ids has finished (done, failed or
+// killed) or ctx is done; it returns their infos in the order asked, with
+// ctx's error if it gave up first.
+func (e *Engine) Wait(ctx context.Context, ids []string) ([]AgentInfo, error) {
+	for {
+		ch := e.finishChan()
+		out := make([]AgentInfo, 0, len(ids))
+		all := true
+		for _, id := range ids {
+			in, ok := e.Agent(id)
+			if !ok {
+				if err := e.do(func() {}); err != nil {
+					return out, err
+				}
+				if in, ok = e.Agent(id); !ok {
+					return out, fmt.Errorf("no agent %q in this session", id)
+				}
+			}
+			out = append(out, in)
+			all = all && in.State.Finished()
+		}
+		if all {
+			return out, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return out, ctx.Err()
+		case <-e.loopEnd:
+			return out, errShutDown
+		}
+	}
+}

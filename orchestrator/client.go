@@ -1,0 +1,304 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/agentgrid/agentgrid/hooks"
+)
+
+// EnvSocket is the environment variable that points children of a session at
+// its control socket.
+const EnvSocket = "AGENTGRID_SOCKET"
+
+// maxResponseSize bounds one reply line; captures with scrollback and escapes
+// can be far larger than a request.
+const maxResponseSize = 64 << 20
+
+// maxIdleConns is how many connections a Client keeps open between calls.
+const maxIdleConns = 4
+
+// ErrNoSession is returned by DialEnv outside of an agentgrid session.
+var ErrNoSession = errors.New("not inside an agentgrid session: AGENTGRID_SOCKET is not set; start one with `agentgrid` or pass --socket")
+
+// Client talks to a session's control socket. It is safe for concurrent use:
+// each call in flight has a connection of its own, so a long agent.wait never
+// holds up other calls, and cancelling a call's context hangs up that
+// connection, which cancels the request in the session too.
+type Client struct {
+	path   string
+	nextID atomic.Uint64
+
+	mu     sync.Mutex
+	idle   []*clientConn
+	closed bool
+}
+
+type clientConn struct {
+	c net.Conn
+	r *lineReader
+}
+
+// Dial connects to the control socket at path and checks that it answers.
+func Dial(path string) (*Client, error) {
+	if path == "" {
+		return nil, errors.New("connect to an agentgrid session: the socket path is empty")
+	}
+	c := &Client{path: path}
+	cc, err := c.dial(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	c.idle = append(c.idle, cc)
+	return c, nil
+}
+
+// DialEnv connects to the session named by AGENTGRID_SOCKET; outside a
+// session it returns ErrNoSession.
+func DialEnv() (*Client, error) {
+	path := os.Getenv(EnvSocket)
+	if path == "" {
+		return nil, ErrNoSession
+	}
+	return Dial(path)
+}
+
+// Path is the socket the client talks to.
+func (c *Client) Path() string { return c.path }
+
+// Close hangs up every idle connection; calls in flight finish on their own.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	idle := c.idle
+	c.idle = nil
+	c.closed = true
+	c.mu.Unlock()
+	for _, cc := range idle {
+		_ = cc.c.Close()
+	}
+	return nil
+}
+
+func (c *Client) dial(ctx context.Context) (*clientConn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", c.path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, fmt.Errorf("no agentgrid session is listening on %s (has it ended?)", c.path)
+		}
+		if errors.Is(err, os.ErrPermission) {
+			return nil, fmt.Errorf("no permission to use the agentgrid session socket %s; it belongs to another user", c.path)
+		}
+		return nil, fmt.Errorf("connect to the agentgrid session at %s: %w", c.path, err)
+	}
+	return &clientConn{c: conn, r: newLineReader(conn, maxResponseSize)}, nil
+}
+
+func (c *Client) get(ctx context.Context) (*clientConn, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, errors.New("the agentgrid client is closed")
+	}
+	if n := len(c.idle); n > 0 {
+		cc := c.idle[n-1]
+		c.idle = c.idle[:n-1]
+		c.mu.Unlock()
+		return cc, nil
+	}
+	c.mu.Unlock()
+	return c.dial(ctx)
+}
+
+func (c *Client) put(cc *clientConn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || len(c.idle) >= maxIdleConns {
+		_ = cc.c.Close()
+		return
+	}
+	c.idle = append(c.idle, cc)
+}
+
+// Call sends one request and decodes its result into result (which may be
+// nil). An error reply from the session is returned as *RPCError. The
+// context's deadline and cancellation apply to the whole call.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	req := Request{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatUint(c.nextID.Add(1), 10)), Method: method}
+	if params != nil {
+		p, err := json.Marshal(params)
+		if err != nil {
+			return fmt.Errorf("%s: encode the parameters: %w", method, err)
+		}
+		req.Params = p
+	}
+	line, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("%s: encode the request: %w", method, err)
+	}
+	if len(line) > MaxMessageSize {
+		return fmt.Errorf("%s: the request is %d bytes, more than the %d the session accepts", method, len(line), MaxMessageSize)
+	}
+
+	cc, err := c.get(ctx)
+	if err != nil {
+		return err
+	}
+	// Cancellation and the context's deadline unblock the call by expiring
+	// the connection's deadline; the connection is then dropped, which tells
+	// the session to stop the request. (Setting the context's deadline on
+	// the connection directly would race with ctx.Err() becoming non-nil.)
+	stop := context.AfterFunc(ctx, func() { _ = cc.c.SetDeadline(time.Unix(1, 0)) })
+	reply, ioErr := roundTrip(cc, line)
+	if !stop() || ctx.Err() != nil {
+		_ = cc.c.Close()
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	}
+	if ioErr != nil {
+		_ = cc.c.Close()
+		return fmt.Errorf("%s: the agentgrid session at %s did not answer: %w", method, c.path, ioErr)
+	}
+	_ = cc.c.SetDeadline(time.Time{})
+
+	var resp Response
+	if err := json.Unmarshal(reply, &resp); err != nil {
+		_ = cc.c.Close()
+		return fmt.Errorf("%s: the session sent a reply that is not JSON-RPC: %w", method, err)
+	}
+	if string(resp.ID) != string(req.ID) {
+		// Out of step with the server; this connection cannot be trusted.
+		_ = cc.c.Close()
+		if resp.Error != nil {
+			return resp.Error
+		}
+		return fmt.Errorf("%s: the session answered request %s instead of %s", method, resp.ID, req.ID)
+	}
+	c.put(cc)
+	if resp.Error != nil {
+		return resp.Error
+	}
+	if result != nil {
+		if err := json.Unmarshal(resp.Result, result); err != nil {
+			return fmt.Errorf("%s: decode the result: %w", method, err)
+		}
+	}
+	return nil
+}
+
+func roundTrip(cc *clientConn, line []byte) ([]byte, error) {
+	if _, err := cc.c.Write(append(line, '\n')); err != nil {
+		return nil, err
+	}
+	return cc.r.next()
+}
+
+// SessionInfo describes the session behind the socket.
+func (c *Client) SessionInfo(ctx context.Context) (SessionInfo, error) {
+	var out SessionInfo
+	err := c.Call(ctx, MethodSessionInfo, nil, &out)
+	return out, err
+}
+
+// Spawn starts (or queues) an agent and returns its first snapshot.
+func (c *Client) Spawn(ctx context.Context, p SpawnParams) (AgentInfo, error) {
+	var out AgentInfo
+	err := c.Call(ctx, MethodAgentSpawn, p, &out)
+	return out, err
+}
+
+// List returns every agent of the session in creation order.
+func (c *Client) List(ctx context.Context) ([]AgentInfo, error) {
+	var out []AgentInfo
+	err := c.Call(ctx, MethodAgentList, nil, &out)
+	return out, err
+}
+
+// Agent returns one agent; an unknown id is an *RPCError with CodeNotFound.
+func (c *Client) Agent(ctx context.Context, id string) (AgentInfo, error) {
+	var out AgentInfo
+	err := c.Call(ctx, MethodAgentGet, IDParams{ID: id}, &out)
+	return out, err
+}
+
+// Wait blocks until every agent in ids has finished. With timeout > 0 the
+// session answers after at most timeout with the current states and
+// TimedOut set; the context can end the wait earlier.
+func (c *Client) Wait(ctx context.Context, ids []string, timeout time.Duration) (WaitResult, error) {
+	p := WaitParams{IDs: ids}
+	if timeout > 0 {
+		p.TimeoutMS = max(timeout.Milliseconds(), 1)
+	}
+	var out WaitResult
+	err := c.Call(ctx, MethodAgentWait, p, &out)
+	return out, err
+}
+
+// CloseAgent closes an agent: its process group gets SIGHUP, then SIGTERM and
+// SIGKILL after the grace period.
+func (c *Client) CloseAgent(ctx context.Context, id string) error {
+	return c.Call(ctx, MethodAgentClose, IDParams{ID: id}, nil)
+}
+
+// Send writes text to the agent's terminal as-is ("\r" presses Enter).
+func (c *Client) Send(ctx context.Context, id, text string) error {
+	return c.Call(ctx, MethodAgentSend, SendParams{ID: id, Text: text}, nil)
+}
+
+// Capture returns the agent's screen as text, with up to scrollback history
+// lines above it, keeping colours as SGR sequences when escapes is set.
+func (c *Client) Capture(ctx context.Context, id string, escapes bool, scrollback int) (string, error) {
+	var out CaptureResult
+	err := c.Call(ctx, MethodAgentCapture, CaptureParams{ID: id, Escapes: escapes, Scrollback: scrollback}, &out)
+	return out.Text, err
+}
+
+// Explain says why the agent is in its state: the source, when it was last
+// confirmed, and the history of transitions.
+func (c *Client) Explain(ctx context.Context, id string) (Explanation, error) {
+	var out Explanation
+	err := c.Call(ctx, MethodAgentExplain, IDParams{ID: id}, &out)
+	return out, err
+}
+
+// Signal reports what an agent CLI's hook said about agent id; cli names the
+// adapter that produced s.
+func (c *Client) Signal(ctx context.Context, id, cli string, s hooks.Signal) error {
+	return c.Call(ctx, MethodAgentSignal, SignalParams{ID: id, CLI: cli, Signal: s}, nil)
+}
+
+// SetStatus sets a status line entry; an empty text clears it. agent scopes
+// it to one agent ("" for the session); ttl 0 keeps it until replaced.
+func (c *Client) SetStatus(ctx context.Context, key, text, agent string, ttl time.Duration) error {
+	p := StatusParams{Key: key, Text: text, Agent: agent}
+	if ttl > 0 {
+		p.TTLMS = max(ttl.Milliseconds(), 1)
+	}
+	return c.Call(ctx, MethodStatusSet, p, nil)
+}
+
+// ClearStatus removes a status line entry.
+func (c *Client) ClearStatus(ctx context.Context, key string) error {
+	return c.SetStatus(ctx, key, "", "", 0)
+}
+
+// ErrorCode is the JSON-RPC error code of err, or 0 when err is not an
+// error reply from the session.
+func ErrorCode(err error) int {
+	var re *RPCError
+	if errors.As(err, &re) {
+		return re.Code
+	}
+	return 0
+}

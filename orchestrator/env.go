@@ -1,0 +1,37 @@
+package orchestrator
+
+import "strings"
+
+// childBaseEnv is the environment every child starts from: the base env
+// without variables agentgrid sets itself, plus the session's.
+func childBaseEnv(base []string, session, socket string) []string {
+	out := make([]string, 0, len(base)+5)
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "TERM" || k == "COLORTERM" || strings.HasPrefix(k, "AGENTGRID_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out,
+		"TERM=xterm-256color", "COLORTERM=truecolor",
+		"AGENTGRID_SESSION="+session, "AGENTGRID_SOCKET="+socket)
+}
+
+// withVars returns env with vars (KEY=VALUE) set, replacing earlier values
+// so that the child sees each key once.
+func withVars(env []string, vars ...string) []string {
+	keys := make(map[string]bool, len(vars))
+	for _, kv := range vars {
+		k, _, _ := strings.Cut(kv, "=")
+		keys[k] = true
+	}
+	out := make([]string, 0, len(env)+len(vars))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !keys[k] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, vars...)
+}

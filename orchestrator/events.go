@@ -1,0 +1,239 @@
+package orchestrator
+
+import (
+	"sync"
+	"time"
+
+	"github.com/agentgrid/agentgrid/hooks"
+)
+
+// eventKind is something that happened outside the reconciler (a pane's
+// goroutine, a timer) and is handed to it through the inbox.
+type eventKind int
+
+const (
+	evtExit     eventKind = iota // the process exited and its output drained
+	evtActivity                  // output arrived while the engine asked for it
+	evtTimer                     // the agent's idle/staleness timer fired
+	evtLinger                    // a finished pane may now be reclaimed
+	evtBell                      // BEL
+	evtNotify                    // OSC 9/777/99
+	evtTitle                     // OSC 0/2
+)
+
+type engineEvent struct {
+	kind  eventKind
+	a     *agent
+	code  int
+	err   error
+	title string
+	body  string
+}
+
+// inbox carries events to the reconciler. Posting never blocks: pane
+// readers and timers must not wait for the engine. It stays small because
+// each agent posts at most one activity event until re-armed, one exit and
+// one timer event at a time.
+type inbox struct {
+	mu     sync.Mutex
+	evs    []engineEvent
+	notify chan struct{}
+}
+
+func (b *inbox) post(ev engineEvent) {
+	b.mu.Lock()
+	b.evs = append(b.evs, ev)
+	b.mu.Unlock()
+	select {
+	case b.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (b *inbox) drain() []engineEvent {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	evs := b.evs
+	b.evs = nil
+	return evs
+}
+
+// handle applies one event on the reconciler goroutine.
+func (e *Engine) handle(ev engineEvent) {
+	a := ev.a
+	defer e.publish()
+	switch ev.kind {
+	case evtExit:
+		e.onExit(a, ev.code, ev.err)
+	case evtActivity:
+		e.apply(a, evidence{Kind: evActivity, Time: e.now()})
+		if !a.f.State.Alive() || a.f.State == StateRunning {
+			return
+		}
+		// Activity did not count (a fresh hook or terminal state stands):
+		// ask again only once that state can go stale.
+		a.wantActivity.Store(false)
+		e.armTimer(a, a.f.Confirmed.Add(e.staleAfter()))
+	case evtTimer:
+		e.onTimer(a)
+	case evtLinger:
+		e.st.linger, e.st.lingerAt = nil, time.Time{}
+		e.reconcile()
+	case evtBell, evtNotify:
+		why := "terminal bell"
+		if ev.kind == evtNotify {
+			why = "notification"
+			if ev.body != "" {
+				why += ": " + ev.body
+			} else if ev.title != "" {
+				why += ": " + ev.title
+			}
+		}
+		e.bus.Publish(hooks.Event{Type: hooks.EventBell, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
+		e.apply(a, evidence{Kind: evTerminal, Time: e.now(), Why: why})
+	case evtTitle:
+		a.termTitle = ev.title
+		e.st.dirty = true
+	}
+}
+
+// onExit records a process exit: the process is the authority on the end.
+func (e *Engine) onExit(a *agent, code int, err error) {
+	c := code
+	a.code = &c
+	a.ended = e.now()
+	if a.holdsPermit {
+		a.holdsPermit = false
+		e.st.limits.release(a.kind)
+	}
+	if a.idleTimer != nil {
+		a.idleTimer.Stop()
+	}
+	a.wantActivity.Store(false)
+	if err != nil {
+		e.log.Warn("waiting for an agent's process failed", "agent", a.id, "err", err)
+	}
+	e.apply(a, evidence{Kind: evExited, Time: a.ended, Code: code, Killed: a.killWhy != "", Why: a.killWhy})
+	e.bus.Publish(hooks.Event{Type: hooks.EventAgentExited, Time: a.ended, Session: e.opts.Session, Agent: a.ref("")})
+	e.log.Info("agent exited", "agent", a.id, "code", code, "state", a.f.State)
+	e.reconcile()
+}
+
+// onTimer is the per-agent timer: while running it checks for quiet
+// output; otherwise it re-enables activity reports once a state went stale.
+func (e *Engine) onTimer(a *agent) {
+	if a.pane == nil || !a.f.State.Alive() {
+		return
+	}
+	now := e.now()
+	last := a.pane.LastOutput()
+	if a.f.State == StateRunning {
+		if now.Sub(last) >= e.idleAfter() {
+			e.apply(a, evidence{Kind: evQuiet, Time: now})
+		}
+		if a.f.State == StateRunning {
+			e.armTimer(a, e.idleDeadline(a))
+		}
+		return
+	}
+	// Output that arrived while reports were off counts now.
+	if last.After(a.f.Confirmed) && yieldsToActivity(a.f, now, e.fusionConfig()) {
+		e.apply(a, evidence{Kind: evActivity, Time: now})
+		return
+	}
+	a.wantActivity.Store(true)
+}
+
+// apply feeds evidence to the agent's fused state and records, publishes
+// and reacts to any transition.
+func (e *Engine) apply(a *agent, ev evidence) {
+	if ev.Time.IsZero() {
+		ev.Time = e.now()
+	}
+	old := a.f
+	a.f = fuseState(a.f, ev, e.fusionConfig())
+	e.st.dirty = true
+	if a.f.State != old.State || a.f.Source != old.Source || a.f.Why != old.Why {
+		a.history = append(a.history, Transition{Time: ev.Time, From: old.State, To: a.f.State, Why: a.f.Why, Source: a.f.Source})
+		if len(a.history) > historyLen {
+			a.history = a.history[len(a.history)-historyLen:]
+		}
+	}
+	if a.f.State != old.State {
+		e.log.Debug("agent state", "agent", a.id, "from", old.State, "to", a.f.State, "why", a.f.Why, "source", a.f.Source)
+		e.bus.Publish(hooks.Event{Type: hooks.EventAgentState, Time: ev.Time, Session: e.opts.Session, Agent: a.ref(old.State)})
+		if a.f.State.Finished() {
+			e.st.finished = true
+		}
+		if a.f.State == StateWaiting {
+			e.st.waitSeq++
+			e.st.lastWaiting = a.id
+		}
+	}
+	if a.f.State != old.State || a.f.Source != old.Source {
+		e.updateTimer(a)
+	}
+}
+
+// updateTimer keeps the one-timer-per-agent invariant: armed for the quiet
+// check while running, otherwise activity reports are on.
+func (e *Engine) updateTimer(a *agent) {
+	if a.pane == nil || !a.f.State.Alive() {
+		if a.idleTimer != nil {
+			a.idleTimer.Stop()
+		}
+		a.wantActivity.Store(false)
+		return
+	}
+	if a.f.State == StateRunning {
+		a.wantActivity.Store(false)
+		e.armTimer(a, e.idleDeadline(a))
+		return
+	}
+	if a.idleTimer != nil {
+		a.idleTimer.Stop()
+	}
+	a.wantActivity.Store(true)
+}
+
+// idleDeadline is when a running agent may next be declared idle.
+func (e *Engine) idleDeadline(a *agent) time.Time {
+	d := a.pane.LastOutput().Add(e.idleAfter())
+	if !yieldsToActivity(a.f, a.f.Confirmed, e.fusionConfig()) {
+		if s := a.f.Confirmed.Add(e.staleAfter()); s.After(d) {
+			d = s
+		}
+	}
+	return d
+}
+
+func (e *Engine) armTimer(a *agent, at time.Time) {
+	d := max(time.Until(at), time.Millisecond)
+	if a.idleTimer == nil {
+		a.idleTimer = time.AfterFunc(d, func() { e.inbox.post(engineEvent{kind: evtTimer, a: a}) })
+		return
+	}
+	a.idleTimer.Reset(d)
+}
+
+func (e *Engine) fusionConfig() fusionConfig {
+	return fusionConfig{StaleAfter: e.staleAfter(), IdleAfter: e.idleAfter()}
+}
+
+func (e *Engine) idleAfter() time.Duration {
+	if d := e.cfg.Agents.IdleAfter.Duration; d > 0 {
+		return d
+	}
+	return 5 * time.Second
+}
+
+func (e *Engine) staleAfter() time.Duration {
+	if d := e.cfg.Status.StaleAfter.Duration; d > 0 {
+		return d
+	}
+	return 60 * time.Second
+}
+
+func (e *Engine) lingerFor() time.Duration {
+	return max(e.cfg.Agents.FinishedLinger.Duration, 0)
+}

@@ -1,0 +1,354 @@
+package orchestrator
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/agentgrid/agentgrid/hooks"
+)
+
+// Backend is what the control socket serves: the engine's commands and
+// queries. *Engine implements it; tests use a fake.
+type Backend interface {
+	Spawn(req SpawnRequest) (AgentInfo, error)
+	Close(id string) error
+	Send(id string, data []byte) error
+	List() []AgentInfo
+	Agent(id string) (AgentInfo, bool)
+	Capture(id string, escapes bool, scrollback int) (string, error)
+	// Wait blocks until every agent in ids has finished or ctx is done.
+	Wait(ctx context.Context, ids []string) ([]AgentInfo, error)
+	// Signal applies a hook adapter's signal; source is the adapter's name
+	// ("claude"), recorded by the engine as "hook:claude".
+	Signal(id string, s hooks.Signal, source string) error
+	Explain(id string) (Explanation, error)
+	Status() *hooks.StatusStore
+}
+
+// ServerOptions describe the session a Server answers for.
+type ServerOptions struct {
+	// Session is the session's name, reported by session.info.
+	Session string
+	// Version is the agentgrid version, reported by session.info.
+	Version string
+	// Logger receives connection and request problems; nil discards them.
+	Logger *slog.Logger
+}
+
+// writeTimeout bounds how long a response may wait for a client that does
+// not read, so a stuck client costs one goroutine for a while, not forever.
+const writeTimeout = 10 * time.Second
+
+// pipelineDepth is how many requests of one connection may wait behind the
+// one being handled before the server stops reading that connection.
+const pipelineDepth = 16
+
+// maxConns caps simultaneous connections so a runaway script cannot exhaust
+// the session's descriptors; more are answered with an error and closed.
+// A variable so tests can lower it.
+var maxConns = 512
+
+// Server is the control socket server of one session: newline-delimited
+// JSON-RPC 2.0 over a unix socket, each connection in its own goroutine,
+// requests of one connection answered in order.
+type Server struct {
+	b       Backend
+	o       ServerOptions
+	log     *slog.Logger
+	path    string
+	ln      *net.UnixListener
+	sock    os.FileInfo // the socket file we created, so Close removes only ours
+	started time.Time
+	owner   int
+
+	ctx    context.Context // cancelled by Close: stops every in-flight request
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	conns  map[net.Conn]struct{}
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// StartServer creates the socket at path (its directory private to the user,
+// a stale socket of a dead session replaced), and serves b on it in the
+// background until Close.
+func StartServer(path string, b Backend, o ServerOptions) (*Server, error) {
+	if b == nil {
+		return nil, errors.New("start the control socket: no backend to serve")
+	}
+	ln, err := listenSocket(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, _ := os.Lstat(path)
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		b: b, o: o, log: log, path: path, ln: ln, sock: fi,
+		started: time.Now(), owner: os.Getuid(),
+		ctx: ctx, cancel: cancel,
+		conns: make(map[net.Conn]struct{}),
+	}
+	s.wg.Add(1)
+	go s.acceptLoop()
+	return s, nil
+}
+
+// Path is the socket's file name (what children get as AGENTGRID_SOCKET).
+func (s *Server) Path() string { return s.path }
+
+// Close stops accepting, cancels in-flight requests, closes every connection,
+// waits for their goroutines and removes the socket file if it is still ours.
+// It is safe to call more than once.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	conns := make([]net.Conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+
+	s.cancel()
+	err := s.ln.Close()
+	for _, c := range conns {
+		_ = c.Close()
+	}
+	s.wg.Wait()
+	// Another session may have replaced a socket it judged stale; only
+	// remove the file this server created.
+	if fi, statErr := os.Lstat(s.path); statErr == nil && s.sock != nil && os.SameFile(fi, s.sock) {
+		if rmErr := os.Remove(s.path); rmErr != nil && err == nil {
+			err = fmt.Errorf("remove the control socket %s: %w", s.path, rmErr)
+		}
+	}
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
+}
+
+func (s *Server) acceptLoop() {
+	defer s.wg.Done()
+	var backoff time.Duration
+	for {
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return
+			}
+			// Running out of descriptors is temporary: back off instead of
+			// spinning, and keep the session's socket alive.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.log.Warn("control socket accept failed", "err", err, "retry_in", backoff)
+			select {
+			case <-time.After(backoff):
+			case <-s.ctx.Done():
+				return
+			}
+			continue
+		}
+		backoff = 0
+		ok, full := s.track(c)
+		if !ok {
+			_ = c.Close()
+			if full {
+				continue
+			}
+			return
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer s.untrack(c)
+			s.serveConn(c)
+		}()
+	}
+}
+
+// track registers a new connection. It refuses it when the server is
+// closing, or (full) when there are already maxConns, telling that client why.
+func (s *Server) track(c net.Conn) (ok, full bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false, false
+	}
+	if len(s.conns) >= maxConns {
+		_ = c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+		_, _ = c.Write(append(encodeResponse(errorResponse(nil, rpcErrorf(CodeServerError,
+			"too many connections to this session (%d); close some clients and retry", maxConns))), '\n'))
+		s.log.Warn("control socket: connection limit reached", "limit", maxConns)
+		return false, true
+	}
+	s.conns[c] = struct{}{}
+	return true, false
+}
+
+func (s *Server) untrack(c net.Conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	_ = c.Close()
+}
+
+// inbound is one unit of work for a connection's worker: a request line, or
+// the notice that the client sent a line longer than MaxMessageSize.
+type inbound struct {
+	line    []byte
+	tooLong bool
+}
+
+// serveConn reads request lines and hands them to a worker that answers them
+// in order. Reading continues while a request runs so that a client which
+// disconnects is noticed at once and its in-flight request (agent.wait) is
+// cancelled.
+func (s *Server) serveConn(c *net.UnixConn) {
+	if uid, err := peerUID(c); err != nil {
+		s.log.Warn("control socket: cannot identify the peer", "err", err)
+		return
+	} else if err := checkPeerUID(uid, s.owner); err != nil {
+		s.log.Warn("control socket: connection refused", "err", err)
+		return
+	}
+
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	work := make(chan inbound, pipelineDepth)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.work(ctx, cancel, c, work)
+	}()
+
+	lr := newLineReader(c, MaxMessageSize)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, errLineTooLong) {
+			// Answer in order after what is queued, then hang up without
+			// reading the rest of the message.
+			work <- inbound{tooLong: true}
+			break
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+				s.log.Debug("control socket read failed", "err", err)
+			}
+			// The client went away (or closed its side): stop what it is
+			// waiting for. Requests already queued are still answered, which
+			// serves clients that half-close after sending.
+			cancel()
+			break
+		}
+		select {
+		case work <- inbound{line: line}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(work)
+	<-done
+}
+
+// work answers the requests of one connection, one at a time, in order.
+func (s *Server) work(ctx context.Context, cancel context.CancelFunc, c net.Conn, work <-chan inbound) {
+	w := bufio.NewWriter(c)
+	broken := false
+	for in := range work {
+		if broken {
+			continue
+		}
+		var out []byte
+		if in.tooLong {
+			out = encodeResponse(errorResponse(nil, rpcErrorf(CodeInvalidRequest,
+				"message too long: the limit is %d bytes per line; the connection is closed", MaxMessageSize)))
+		} else {
+			out = s.handleLine(ctx, in.line)
+		}
+		if out == nil {
+			continue
+		}
+		_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
+		_, err := w.Write(append(out, '\n'))
+		if err == nil {
+			err = w.Flush()
+		}
+		if err != nil || in.tooLong {
+			if err != nil {
+				s.log.Debug("control socket write failed", "err", err)
+			}
+			broken = true
+			cancel()
+			_ = c.Close() // unblocks the reader
+		}
+	}
+}
+
+// errLineTooLong reports a line longer than the reader's limit.
+var errLineTooLong = errors.New("line too long")
+
+// lineReader reads newline-terminated lines without ever holding more than
+// max bytes of one line in memory.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next line without its line ending. A final line without
+// a newline is returned before io.EOF.
+func (l *lineReader) next() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		n := len(line) + len(chunk)
+		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			n--
+		}
+		if n > l.max {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return trimEOL(line), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return trimEOL(line), nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	}
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
+	return b
+}

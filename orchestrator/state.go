@@ -1,0 +1,221 @@
+package orchestrator
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Sources of state evidence, strongest first. The process is the only
+// authority on done/failed and exit codes; hooks speak for the agent CLI;
+// terminal signals (bell, notifications) and user input come next; output
+// activity is used only when no fresher source has spoken.
+const (
+	SourceEngine   = "engine"
+	SourceProcess  = "process"
+	SourceHook     = "hook"
+	SourceTerminal = "terminal"
+	SourceInput    = "input"
+	SourceActivity = "activity"
+)
+
+// evidenceKind is what happened to an agent.
+type evidenceKind int
+
+const (
+	evQueued      evidenceKind = iota // waiting for a slot or a limit
+	evStarting                        // the engine is starting the process
+	evStarted                         // the process runs
+	evStartFailed                     // the process could not start (Why has the error)
+	evExited                          // the process exited (Code, Killed)
+	evHook                            // a hook signal (HookState, Why, Source, SubagentDelta)
+	evTerminal                        // bell or OSC 9/777/99 notification (Why)
+	evInput                           // the user typed into the pane (Interrupt)
+	evActivity                        // the child wrote output
+	evQuiet                           // no output for idle_after
+)
+
+// evidence is one observation about an agent, fed to fuseState.
+type evidence struct {
+	Kind          evidenceKind
+	Time          time.Time
+	Why           string
+	Source        string // hooks: "hook:claude"
+	HookState     string // "", running, waiting, idle
+	SubagentDelta int
+	Code          int
+	Killed        bool
+	Interrupt     bool
+}
+
+// fusion is an agent's fused state plus the memory the rules need.
+type fusion struct {
+	State     State
+	Why       string
+	Source    string
+	Since     time.Time
+	Confirmed time.Time
+	Subagents int
+	// InterruptAt is when the user last pressed Esc/ctrl+c while the agent
+	// was running; the next idle from a hook is then labelled interrupted.
+	InterruptAt time.Time
+	Interrupted bool
+	// LastHook is when a hook last set a state.
+	LastHook time.Time
+}
+
+// fusionConfig holds the time windows of the rules.
+type fusionConfig struct {
+	// StaleAfter is how long a hook's or the terminal's word stands against
+	// output activity.
+	StaleAfter time.Duration
+	// IdleAfter is the quiet period that makes a running agent idle.
+	IdleAfter time.Duration
+}
+
+// fuseState applies one piece of evidence to f and returns the new fused
+// state. It is pure: the engine keeps f per agent and records transitions.
+func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
+	if f.State.Finished() {
+		return f // only the process ends an agent, and only once
+	}
+	t := ev.Time
+	switch ev.Kind {
+	case evQueued:
+		f = setState(f, StatePending, ev.Why, SourceEngine, t)
+	case evStarting:
+		f = setState(f, StateStarting, "starting the process", SourceEngine, t)
+	case evStarted:
+		f = setState(f, StateRunning, "process started", SourceProcess, t)
+	case evStartFailed:
+		f = setState(f, StateFailed, ev.Why, SourceProcess, t)
+	case evExited:
+		switch {
+		case ev.Killed:
+			why := ev.Why
+			if why == "" {
+				why = "closed"
+			}
+			f = setState(f, StateKilled, why, SourceProcess, t)
+		case ev.Code == 0:
+			f = setState(f, StateDone, "exited with code 0", SourceProcess, t)
+		default:
+			f = setState(f, StateFailed, exitWhy(ev.Code), SourceProcess, t)
+		}
+	case evHook:
+		f = fuseHook(f, ev, t)
+	case evTerminal:
+		if !f.State.Alive() || hookFresh(f, t, cfg) {
+			return f
+		}
+		f = setState(f, StateWaiting, ev.Why, SourceTerminal, t)
+	case evInput:
+		if ev.Interrupt && f.State == StateRunning {
+			f.InterruptAt = t
+		}
+		if f.State == StateWaiting {
+			f = setState(f, StateRunning, "user answered", SourceInput, t)
+			f.Interrupted = false
+		}
+	case evActivity:
+		if !f.State.Alive() {
+			return f
+		}
+		if f.State == StateRunning {
+			if f.Source == SourceActivity {
+				f.Confirmed = t
+			}
+			return f
+		}
+		if yieldsToActivity(f, t, cfg) {
+			f = setState(f, StateRunning, "output activity", SourceActivity, t)
+			f.Interrupted = false
+		}
+	case evQuiet:
+		if f.State == StateRunning && yieldsToActivity(f, t, cfg) {
+			f = setState(f, StateIdle, fmt.Sprintf("no output for %s", cfg.IdleAfter), SourceActivity, t)
+		}
+	}
+	return f
+}
+
+func fuseHook(f fusion, ev evidence, t time.Time) fusion {
+	f.Subagents = max(0, f.Subagents+ev.SubagentDelta)
+	if ev.SubagentDelta < 0 {
+		// A subagent finishing says nothing about its parent.
+		return f
+	}
+	var st State
+	switch ev.HookState {
+	case "running":
+		st = StateRunning
+	case "waiting":
+		st = StateWaiting
+	case "idle":
+		st = StateIdle
+	default:
+		return f // status only
+	}
+	if !f.State.Alive() && f.State != StateStarting {
+		return f
+	}
+	src := ev.Source
+	if src == "" {
+		src = SourceHook
+	}
+	why := ev.Why
+	switch st {
+	case StateRunning:
+		f.InterruptAt = time.Time{}
+		f.Interrupted = false
+	case StateIdle:
+		if !f.InterruptAt.IsZero() {
+			why = "interrupted by user"
+			f.Interrupted = true
+			f.InterruptAt = time.Time{}
+		}
+	}
+	if why == "" {
+		why = string(st)
+	}
+	f.LastHook = t
+	return setState(f, st, why, src, t)
+}
+
+// hookFresh reports whether a hook set the state recently enough to outrank
+// weaker sources.
+func hookFresh(f fusion, t time.Time, cfg fusionConfig) bool {
+	return isHook(f.Source) && t.Sub(f.Confirmed) < cfg.StaleAfter
+}
+
+// yieldsToActivity reports whether output activity (or its absence) may
+// override the current state: states made by activity, the process start or
+// user input always may; a hook's or the terminal's only once stale.
+func yieldsToActivity(f fusion, t time.Time, cfg fusionConfig) bool {
+	switch f.Source {
+	case SourceActivity, SourceProcess, SourceInput, SourceEngine:
+		return true
+	}
+	return t.Sub(f.Confirmed) >= cfg.StaleAfter
+}
+
+func isHook(source string) bool {
+	return source == SourceHook || strings.HasPrefix(source, SourceHook+":")
+}
+
+func setState(f fusion, st State, why, source string, t time.Time) fusion {
+	if f.State != st {
+		f.Since = t
+	}
+	f.State, f.Why, f.Source, f.Confirmed = st, why, source, t
+	return f
+}
+
+// exitWhy describes a non-zero exit code; codes above 128 are signals.
+func exitWhy(code int) string {
+	if code > 128 && code < 128+65 {
+		return fmt.Sprintf("killed by signal %d (%s)", code-128, syscall.Signal(code-128))
+	}
+	return fmt.Sprintf("exited with code %d", code)
+}

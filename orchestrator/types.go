@@ -1,0 +1,165 @@
+package orchestrator
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/panes"
+	"github.com/agentgrid/agentgrid/panes/vterm"
+)
+
+// State is an agent's lifecycle state.
+type State string
+
+// Lifecycle: pending -> starting -> running <-> waiting / idle -> done | failed | killed.
+const (
+	StatePending  State = "pending"  // not started: waiting for a slot or a concurrency limit
+	StateStarting State = "starting" // the process is being started
+	StateRunning  State = "running"  // working
+	StateWaiting  State = "waiting"  // needs the user's input
+	StateIdle     State = "idle"     // alive, nothing to do
+	StateDone     State = "done"     // exited with code 0
+	StateFailed   State = "failed"   // exited non-zero, or could not start
+	StateKilled   State = "killed"   // closed by the user or the session's end
+)
+
+// Finished reports whether s is final (done, failed or killed).
+func (s State) Finished() bool { return s == StateDone || s == StateFailed || s == StateKilled }
+
+// Alive reports whether s is a state of a live process.
+func (s State) Alive() bool { return s == StateRunning || s == StateWaiting || s == StateIdle }
+
+// MainID is the agent id of the orchestrator in the main view.
+const MainID = "main"
+
+// AgentInfo is a JSON-serialisable snapshot of one agent, used by list
+// --json, the socket, MCP and the UI.
+type AgentInfo struct {
+	ID    string   `json:"id"` // "a1", "a2", ...; the orchestrator is "main"
+	Title string   `json:"title"`
+	Kind  string   `json:"kind,omitempty"`
+	Argv  []string `json:"argv"`
+	Cwd   string   `json:"cwd,omitempty"`
+
+	State State `json:"state"`
+	// Why says what made the state, in words ("exited with code 1").
+	Why string `json:"why,omitempty"`
+	// Source is the evidence behind State: process, hook:NAME, terminal,
+	// input, activity, engine.
+	Source    string    `json:"source,omitempty"`
+	Since     time.Time `json:"since"`
+	Confirmed time.Time `json:"confirmed"`
+	ExitCode  *int      `json:"exit_code,omitempty"`
+
+	Created time.Time  `json:"created"`
+	Started *time.Time `json:"started,omitempty"`
+	Ended   *time.Time `json:"ended,omitempty"`
+	PID     int        `json:"pid,omitempty"`
+
+	Visible bool `json:"visible"`
+	// Number is the pane number shown in the border, 0 if not on screen.
+	Number int `json:"number,omitempty"`
+	// QueuePos is the 1-based position in the deferred-spawn queue, 0 if not queued.
+	QueuePos int `json:"queue_pos,omitempty"`
+	// QueueReason says why a queued or pending agent is waiting.
+	QueueReason string `json:"queue_reason,omitempty"`
+	// QueuedSince is when it entered the deferred-spawn queue (its age there).
+	QueuedSince *time.Time `json:"queued_since,omitempty"`
+
+	LogPath   string `json:"log_path,omitempty"`
+	Subagents int    `json:"subagents,omitempty"`
+	// Interrupted is set while the last stop of the agent was caused by the
+	// user interrupting it (Esc / ctrl+c).
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// SpawnRequest asks for a new background agent.
+type SpawnRequest struct {
+	Title  string            `json:"title,omitempty"`
+	Cwd    string            `json:"cwd,omitempty"`
+	Kind   string            `json:"kind,omitempty"`
+	Prompt string            `json:"prompt,omitempty"`
+	Argv   []string          `json:"argv,omitempty"`
+	Env    map[string]string `json:"env,omitempty"`
+}
+
+// Options configure an Engine.
+type Options struct {
+	// Session is the session's name.
+	Session string
+	// Spawner starts processes; nil means panes.PTYSpawner{}.
+	Spawner panes.Spawner
+	// StateDir is the session's directory for agent logs
+	// ($XDG_STATE_HOME/agentgrid/<session>); empty disables output logs.
+	StateDir string
+	// SocketPath is where the control socket listens; empty runs no socket.
+	SocketPath string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Env is the base environment of children; nil means os.Environ().
+	Env []string
+	// Logger receives the engine's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Version is reported by the socket's session.info.
+	Version string
+}
+
+// Counts are the numbers shown in the status line.
+type Counts struct {
+	Running, Waiting, Idle, Done, Failed, Queued int
+}
+
+// PaneView is one pane for the UI to draw.
+type PaneView struct {
+	Agent   AgentInfo
+	Box     layout.Rect // outer box, border included
+	Term    *vterm.Terminal
+	Number  int
+	Focused bool
+}
+
+// Snapshot is a consistent, immutable view of the engine for the UI.
+type Snapshot struct {
+	Cols, Rows int
+	Layout     string
+	Zoomed     bool
+	Focus      string
+	TooSmall   bool
+	Main       *PaneView   // nil if there is no main view
+	Panes      []PaneView  // visible agents, slot order
+	Agents     []AgentInfo // all agents (main excluded), in creation order
+	Counts     Counts
+	// Capacity is how many agent panes fit at the current size.
+	Capacity int
+	// WaitSeq counts transitions of any agent (main included) into waiting;
+	// the UI rings the bell when it grows, even if the wait was brief.
+	WaitSeq uint64
+	// LastWaiting is the agent that most recently started waiting.
+	LastWaiting string
+}
+
+// Transition is one entry of an agent's state history.
+type Transition struct {
+	Time   time.Time `json:"time"`
+	From   State     `json:"from"`
+	To     State     `json:"to"`
+	Why    string    `json:"why,omitempty"`
+	Source string    `json:"source,omitempty"`
+}
+
+// Explanation tells why an agent is in its state: the current info and the
+// recent transitions, oldest first.
+type Explanation struct {
+	Agent   AgentInfo    `json:"agent"`
+	History []Transition `json:"history"`
+	// Evidence lists the latest signal of each source, for the curious.
+	Evidence []Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence is the latest word of one source about an agent.
+type Evidence struct {
+	Source string    `json:"source"`
+	Says   string    `json:"says"`
+	Time   time.Time `json:"time"`
+}
