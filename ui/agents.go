@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/orchestrator"
+)
+
+// agentsOverlay lists every agent (visible, queued, off screen, finished)
+// with its state, why, where it is and its age; enter swaps the selected
+// one into view and x closes it.
+type agentsOverlay struct {
+	agents   []orchestrator.AgentInfo
+	selected string // id, so the selection survives list updates
+	top      int    // first row shown
+	now      time.Time
+	err      string
+	st       uiStyles
+	w, h     int
+	boxW     int
+	boxH     int
+	x, y     int
+}
+
+// newAgentsOverlay builds an empty agents overlay.
+func newAgentsOverlay(w, h int, st uiStyles) *agentsOverlay {
+	a := &agentsOverlay{st: st}
+	a.SetSize(w, h)
+	return a
+}
+
+// setAgents updates the list from a snapshot.
+func (a *agentsOverlay) setAgents(s orchestrator.Snapshot, now time.Time) {
+	a.agents = a.agents[:0]
+	if s.Main != nil {
+		a.agents = append(a.agents, s.Main.Agent)
+	}
+	a.agents = append(a.agents, s.Agents...)
+	a.now = now
+	if a.index() < 0 && len(a.agents) > 0 {
+		a.selected = a.agents[0].ID
+		if len(a.agents) > 1 {
+			a.selected = a.agents[1].ID // the first background agent
+		}
+	}
+	a.SetSize(a.w, a.h)
+}
+
+// index is the position of the selected agent, or -1.
+func (a *agentsOverlay) index() int {
+	for i := range a.agents {
+		if a.agents[i].ID == a.selected {
+			return i
+		}
+	}
+	return -1
+}
+
+// setError shows why the last action failed.
+func (a *agentsOverlay) setError(msg string) { a.err = msg }
+
+// SetSize implements overlay.
+func (a *agentsOverlay) SetSize(w, h int) {
+	a.w, a.h = w, h
+	a.boxW = min(max(w*9/10, 40), w)
+	a.boxH = min(len(a.agents)+4, max(h-2, 5)) // header, error line, borders
+	a.x, a.y = centre(a.boxW, a.boxH, w, h)
+}
+
+// listRows is how many agent rows fit in the box.
+func (a *agentsOverlay) listRows() int { return max(a.boxH-4, 1) }
+
+// Update implements overlay.
+func (a *agentsOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return overlayResult{}, nil
+	}
+	b := lookup(modeAgents, k, "")
+	if b == nil {
+		return overlayResult{}, nil
+	}
+	a.err = ""
+	i := a.index()
+	switch b.action {
+	case actListUp:
+		if i > 0 {
+			a.selected = a.agents[i-1].ID
+		}
+	case actListDown:
+		if i >= 0 && i+1 < len(a.agents) {
+			a.selected = a.agents[i+1].ID
+		}
+	case actListShow:
+		if i >= 0 {
+			return overlayResult{show: a.selected}, nil
+		}
+	case actListClose:
+		if i >= 0 && a.agents[i].ID != orchestrator.MainID {
+			return overlayResult{closeID: a.selected}, nil
+		}
+	case actOverlayExit:
+		return overlayResult{close: true}, nil
+	}
+	return overlayResult{}, nil
+}
+
+// where says where an agent is: in a pane, queued, off screen, or gone.
+func where(a *orchestrator.AgentInfo) string {
+	switch {
+	case a.ID == orchestrator.MainID:
+		return "main view"
+	case a.Visible && a.Number > 0:
+		return fmt.Sprintf("pane %d", a.Number)
+	case a.QueuePos > 0:
+		return fmt.Sprintf("queued #%d", a.QueuePos)
+	case finished(string(a.State)):
+		return "closed"
+	}
+	return "off screen"
+}
+
+// View implements overlay.
+func (a *agentsOverlay) View() ([]string, int, int) {
+	header := a.st.mutedSGR + fmt.Sprintf("%-6s %-12s %-11s %6s  %s", "id", "state", "where", "age", "title — why") + sgrReset
+	lines := []string{header}
+	n := a.listRows()
+	i := a.index()
+	if i < a.top {
+		a.top = i
+	}
+	if i >= a.top+n {
+		a.top = i - n + 1
+	}
+	a.top = max(0, min(a.top, max(len(a.agents)-n, 0)))
+	inner := a.boxW - 3
+	for j := a.top; j < len(a.agents) && j < a.top+n; j++ {
+		ag := &a.agents[j]
+		st := string(ag.State)
+		state := stateSymbol(st) + " " + st
+		if finished(st) && ag.ExitCode != nil && st != stateKilled {
+			state = fmt.Sprintf("%s exit %d", stateSymbol(st), *ag.ExitCode)
+		}
+		why := ag.Why
+		if ag.QueuePos > 0 && ag.QueueReason != "" {
+			why = ag.QueueReason
+		}
+		if ag.Source != "" && why != "" {
+			why += " (" + ag.Source + ")"
+		}
+		age := ""
+		if !ag.Created.IsZero() {
+			age = coarseDuration(a.now.Sub(ag.Created))
+		}
+		text := sanitizeLabel(paneTitle(ag, nil))
+		if why = sanitizeLabel(why); why != "" {
+			text += " — " + why
+		}
+		row := fmt.Sprintf("%-6s %s%-12s%s %-11s %6s  %s", ag.ID, a.st.ovBadge(st), ansi.Truncate(state, 12, ""), sgrReset, where(ag), age, text)
+		if ansi.StringWidth(row) > inner {
+			row = ansi.Truncate(row, inner, "…")
+		}
+		if ag.ID == a.selected {
+			row = a.st.selectSGR + ansi.Strip(fitLine(row, inner)) + sgrReset
+		}
+		lines = append(lines, row)
+	}
+	for len(lines) < n+1 {
+		lines = append(lines, "")
+	}
+	msg := ""
+	if a.err != "" {
+		msg = a.st.errorSGR + a.err + sgrReset
+	}
+	lines = append(lines, msg)
+	title := fmt.Sprintf("agents (%d)", len(a.agents))
+	return drawBox(title, lines, a.HelpKeys(), a.boxW, a.st.box), a.x, a.y
+}
+
+// Cursor implements overlay.
+func (a *agentsOverlay) Cursor() *tea.Cursor { return nil }
+
+// HelpKeys implements overlay.
+func (a *agentsOverlay) HelpKeys() string {
+	return "↑↓ select · enter show · x close · esc back"
+}

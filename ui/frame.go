@@ -1,0 +1,445 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/panes/vterm"
+)
+
+// The smallest terminal the UI draws in: the main view's minimum box plus
+// the status line.
+const (
+	minWidth  = layout.MinMainWidth
+	minHeight = layout.MinMainHeight + 1
+)
+
+// onFrame handles a poke from the frame pump.
+func (m *Model) onFrame() tea.Cmd { return m.refresh() }
+
+// onResize records the terminal size and gives the engine the pane area
+// (everything but the status line).
+func (m *Model) onResize(msg tea.WindowSizeMsg) tea.Cmd {
+	m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
+	m.eng.Resize(m.width, max(m.height-1, 0))
+	if m.overlay != nil {
+		m.overlay.SetSize(m.width, m.height)
+	}
+	m.topDirty = true
+	// A full repaint after a resize: the outer terminal may have moved the
+	// cursor or scrolled while reflowing, which the renderer cannot know.
+	return tea.Batch(m.refresh(), tea.ClearScreen)
+}
+
+// onLabelTick refreshes labels whose text depends on the clock.
+func (m *Model) onLabelTick(msg labelTickMsg) tea.Cmd {
+	if msg.gen != m.labelGen {
+		return nil
+	}
+	m.labelTimer = time.Time{}
+	m.labelLast = m.now()
+	return m.refresh()
+}
+
+// syncSnapshot takes the snapshot right after the UI asked the engine to
+// change focus, zoom or layout. Those engine calls return once the engine
+// has published the change, so reading it now makes keys that arrive in
+// the same input batch go to the pane the user just focused, instead of to
+// the old one until the next frame message brings the new snapshot.
+func (m *Model) syncSnapshot() tea.Cmd { return m.refresh() }
+
+// refresh takes a new snapshot and marks for redrawing whatever changed.
+func (m *Model) refresh() tea.Cmd {
+	first := !m.haveSnap
+	m.snap = m.eng.Snapshot()
+	m.haveSnap = true
+	now := m.now()
+
+	var cmds []tea.Cmd
+	if bell := m.waitingTransitions(first); bell != "" {
+		cmds = append(cmds, tea.Raw(bell))
+	}
+	m.forwardPaneFocus()
+	m.syncScroll()
+
+	in := m.buildInput(now)
+	if !sameInput(&in, &m.in) {
+		m.in = in
+		m.baseDirty = true
+	}
+	m.mouseMode = m.wantMouseMode()
+	if a, ok := m.overlay.(*agentsOverlay); ok {
+		a.setAgents(m.snap, now)
+		m.topDirty = true
+	}
+	if cmd := m.scheduleLabelTick(now); cmd != nil {
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// panes lists the visible panes of the snapshot, the main view first.
+func (m *Model) panes() []*orchestrator.PaneView {
+	out := make([]*orchestrator.PaneView, 0, len(m.snap.Panes)+1)
+	if m.snap.Main != nil && !m.snap.Main.Box.Empty() {
+		out = append(out, m.snap.Main)
+	}
+	for i := range m.snap.Panes {
+		if !m.snap.Panes[i].Box.Empty() {
+			out = append(out, &m.snap.Panes[i])
+		}
+	}
+	return out
+}
+
+// pane returns the visible pane of agent id, or nil.
+func (m *Model) pane(id string) *orchestrator.PaneView {
+	for _, p := range m.panes() {
+		if p.Agent.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// focusedPane returns the pane that receives keys, or nil.
+func (m *Model) focusedPane() *orchestrator.PaneView {
+	if p := m.pane(m.snap.Focus); p != nil {
+		return p
+	}
+	for _, p := range m.panes() {
+		if p.Focused {
+			return p
+		}
+	}
+	return nil
+}
+
+// tooSmallNotice is the one-line notice shown instead of a broken drawing.
+func (m *Model) tooSmallNotice() string {
+	if m.width >= minWidth && m.height >= minHeight && !m.snap.TooSmall {
+		return ""
+	}
+	return fmt.Sprintf("terminal too small: %dx%d, need at least %dx%d", m.width, m.height, minWidth, minHeight)
+}
+
+// buildInput turns the snapshot into the pure input of composition.
+func (m *Model) buildInput(now time.Time) frameInput {
+	in := frameInput{width: m.width, height: m.height}
+	if in.notice = m.tooSmallNotice(); in.notice != "" {
+		return in
+	}
+	var store *hooks.StatusStore
+	if m.eng != nil {
+		store = m.eng.Status()
+	}
+	focusTitle := ""
+	for _, p := range m.panes() {
+		a := &p.Agent
+		pf := paneFrame{
+			id:      a.ID,
+			box:     p.Box,
+			focused: a.ID == m.snap.Focus || (m.snap.Focus == "" && p.Focused),
+			waiting: string(a.State) == stateWaiting,
+		}
+		if p.Term != nil {
+			pf.rows = p.Term
+			pf.seq = p.Term.Seq()
+		}
+		title := paneTitle(a, p.Term)
+		if pf.focused {
+			focusTitle = title
+		}
+		number := strconv.Itoa(p.Number)
+		if a.ID == orchestrator.MainID {
+			number = "0"
+		}
+		pf.label = paneLabel{
+			number:   number,
+			title:    title,
+			badge:    stateBadge(badgeOf(a), now),
+			badgeSGR: m.ui.badge(string(a.State)),
+		}
+		if store != nil {
+			for _, e := range store.ForAgent(a.ID) {
+				if e.Text != "" {
+					pf.label.entries = append(pf.label.entries, e.Text)
+				}
+			}
+		}
+		if s := m.scroll[a.ID]; s != nil && p.Term != nil {
+			n := p.Term.ScrollbackLen()
+			pf.offset = s.offset
+			pf.label.right = s.indicator(n)
+			if s.match >= 0 && !s.notFound {
+				pf.mark = &matchMark{row: s.match - (n - s.offset), col: s.matchCol, width: ansi.StringWidth(s.query)}
+			}
+		}
+		in.panes = append(in.panes, pf)
+	}
+	in.status = m.statusLine(store, focusTitle)
+	return in
+}
+
+// statusLine renders the bottom row, with the prefix indicator in front
+// while the prefix is armed.
+func (m *Model) statusLine(store *hooks.StatusStore, focusTitle string) string {
+	var entries []hooks.StatusEntry
+	if store != nil {
+		entries = store.Entries()
+	}
+	w := m.width
+	lead := ""
+	if m.prefixArmed {
+		lead = m.ui.prefixSGR + " " + m.prefix + " " + sgrReset
+		w -= ansi.StringWidth(m.prefix) + 2
+	}
+	if w <= 0 {
+		return lead
+	}
+	c := m.snap.Counts
+	return lead + hooks.RenderStatusLine(hooks.StatusLineInput{
+		Counts:        hooks.Counts{Running: c.Running, Waiting: c.Waiting, Idle: c.Idle, Done: c.Done, Failed: c.Failed, Queued: c.Queued},
+		Entries:       entries,
+		Focus:         focusTitle,
+		MaxEntryWidth: m.cfg.Status.MaxEntryWidth,
+		Style:         m.ui.status,
+	}, w)
+}
+
+// paneTitle is the name shown in a pane's border: the agent's title, else
+// the title its program set, else its command.
+func paneTitle(a *orchestrator.AgentInfo, t *vterm.Terminal) string {
+	if a.Title != "" {
+		return a.Title
+	}
+	if t != nil {
+		if s := t.Title(); s != "" {
+			return s
+		}
+	}
+	if len(a.Argv) > 0 {
+		return a.Argv[0]
+	}
+	return a.ID
+}
+
+// badgeOf extracts the badge inputs of an agent.
+func badgeOf(a *orchestrator.AgentInfo) badgeInput {
+	return badgeInput{state: string(a.State), since: a.Since, started: a.Started, ended: a.Ended, exitCode: a.ExitCode}
+}
+
+// sameInput reports whether two frame inputs draw the same frame.
+func sameInput(a, b *frameInput) bool {
+	if a.width != b.width || a.height != b.height || a.notice != b.notice ||
+		a.status != b.status || len(a.panes) != len(b.panes) {
+		return false
+	}
+	for i := range a.panes {
+		p, q := &a.panes[i], &b.panes[i]
+		if p.id != q.id || p.box != q.box || p.rows != q.rows || p.seq != q.seq ||
+			p.offset != q.offset || p.focused != q.focused || p.waiting != q.waiting ||
+			p.label.number != q.label.number || p.label.title != q.label.title ||
+			p.label.badge != q.label.badge || p.label.badgeSGR != q.label.badgeSGR ||
+			p.label.right != q.label.right || !slices.Equal(p.label.entries, q.label.entries) ||
+			(p.mark == nil) != (q.mark == nil) || (p.mark != nil && *p.mark != *q.mark) {
+			return false
+		}
+	}
+	return true
+}
+
+// waitingTransitions returns the bytes for the outer terminal when an agent
+// started waiting for input since the last frame: a bell and, when
+// configured, an OSC 9 desktop notification.
+func (m *Model) waitingTransitions(first bool) string {
+	var sb strings.Builder
+	seen := make(map[string]string, len(m.snap.Agents)+1)
+	check := func(a *orchestrator.AgentInfo) {
+		st := string(a.State)
+		seen[a.ID] = st
+		if first || st != stateWaiting || m.prevStates[a.ID] == stateWaiting {
+			return
+		}
+		if m.cfg.UI.Bell && sb.Len() == 0 {
+			sb.WriteByte('\a')
+		}
+		if m.cfg.UI.OSC9 {
+			msg := "agentgrid: " + sanitizeLabel(paneTitle(a, nil)) + " is waiting"
+			if why := sanitizeLabel(a.Why); why != "" {
+				msg += ": " + why
+			}
+			sb.WriteString(ansi.Notify(msg))
+		}
+	}
+	if m.snap.Main != nil {
+		check(&m.snap.Main.Agent)
+	}
+	for i := range m.snap.Agents {
+		check(&m.snap.Agents[i])
+	}
+	m.prevStates = seen
+	return sb.String()
+}
+
+// forwardPaneFocus tells panes that asked for focus events (mode 1004) when
+// keyboard focus moves between them, as tmux does.
+func (m *Model) forwardPaneFocus() {
+	focus := m.snap.Focus
+	if focus == m.prevFocus {
+		return
+	}
+	old := m.prevFocus
+	m.prevFocus = focus
+	if old != "" {
+		m.lastFocus = old
+	}
+	if !m.outerFocused {
+		return
+	}
+	if p := m.pane(old); p != nil && p.Term != nil {
+		if b := p.Term.EncodeFocus(false); b != nil {
+			_ = m.eng.Send(old, b)
+		}
+	}
+	if p := m.pane(focus); p != nil && p.Term != nil {
+		if b := p.Term.EncodeFocus(true); b != nil {
+			_ = m.eng.Send(focus, b)
+		}
+	}
+}
+
+// onOuterFocus forwards the outer terminal's focus changes to the focused
+// pane when it asked for them.
+func (m *Model) onOuterFocus(focused bool) tea.Cmd {
+	m.outerFocused = focused
+	if p := m.focusedPane(); p != nil && p.Term != nil {
+		if b := p.Term.EncodeFocus(focused); b != nil {
+			_ = m.eng.Send(p.Agent.ID, b)
+		}
+	}
+	return nil
+}
+
+// wantMouseMode is the outer terminal's mouse mode: cell motion when the
+// mouse is enabled, all motion while a visible pane asked for it (mode 1003).
+func (m *Model) wantMouseMode() tea.MouseMode {
+	if !m.cfg.UI.Mouse {
+		return tea.MouseModeNone
+	}
+	for _, p := range m.panes() {
+		if p.Term != nil && p.Term.Modes().Mouse == vterm.MouseAny {
+			return tea.MouseModeAllMotion
+		}
+	}
+	return tea.MouseModeCellMotion
+}
+
+// labelMinInterval is the shortest time between two label refreshes.
+const labelMinInterval = time.Second
+
+// scheduleLabelTick arms one timer for the next moment a label on screen
+// changes by itself: an elapsed time ticking over or a status entry expiring
+// or turning stale. Nothing is armed when no such label is shown.
+func (m *Model) scheduleLabelTick(now time.Time) tea.Cmd {
+	var next time.Time
+	consider := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	for _, p := range m.panes() {
+		a := &p.Agent
+		if !finished(string(a.State)) && !a.Since.IsZero() {
+			consider(now.Add(nextLabelChange(now.Sub(a.Since))))
+		}
+	}
+	if _, ok := m.overlay.(*agentsOverlay); ok {
+		for i := range m.snap.Agents {
+			if t := m.snap.Agents[i].Created; !t.IsZero() {
+				consider(now.Add(nextLabelChange(now.Sub(t))))
+			}
+		}
+	}
+	if m.eng != nil {
+		if st := m.eng.Status(); st != nil {
+			if t, ok := st.NextDeadline(); ok {
+				consider(t)
+			}
+		}
+	}
+	if next.IsZero() {
+		return nil
+	}
+	// Panes enter their states at different moments, so their elapsed
+	// times tick over at different phases of the second: following each
+	// would redraw the whole screen once per pane per second. One label
+	// refresh a second at most updates them all together; a label is then
+	// at most a second late, never wrong for longer.
+	if earliest := m.labelLast.Add(labelMinInterval); next.Before(earliest) {
+		next = earliest
+	}
+	if next.Equal(m.labelTimer) {
+		return nil
+	}
+	m.labelTimer = next
+	m.labelGen++
+	gen := m.labelGen
+	return m.tick(max(next.Sub(now), time.Millisecond), func(time.Time) tea.Msg { return labelTickMsg{gen: gen} })
+}
+
+// render brings the cached frame up to date; View calls it.
+func (m *Model) render() {
+	if m.baseDirty {
+		m.base = m.comp.compose(&m.in)
+		m.baseDirty = false
+		m.topDirty = true
+	}
+	if m.topDirty {
+		m.final = m.drawOverlay(m.base)
+		m.cursor = m.paneCursor()
+		if m.overlay != nil {
+			m.cursor = m.overlay.Cursor()
+		}
+		m.topDirty = false
+	}
+}
+
+// paneCursor places the real cursor at the focused pane's cursor, when that
+// pane shows its live screen and its program shows the cursor.
+func (m *Model) paneCursor() *tea.Cursor {
+	if m.in.notice != "" {
+		return nil
+	}
+	p := m.focusedPane()
+	if p == nil || p.Term == nil {
+		return nil
+	}
+	if s := m.scroll[p.Agent.ID]; s != nil && s.offset > 0 {
+		return nil
+	}
+	c := p.Term.Cursor()
+	content := p.Box.Inset(1)
+	if !c.Visible || c.X < 0 || c.Y < 0 || c.X >= content.W || c.Y >= content.H {
+		return nil
+	}
+	cur := tea.NewCursor(content.X+c.X, content.Y+c.Y)
+	switch c.Style {
+	case vterm.CursorBlinkingUnderline, vterm.CursorSteadyUnderline:
+		cur.Shape = tea.CursorUnderline
+	case vterm.CursorBlinkingBar, vterm.CursorSteadyBar:
+		cur.Shape = tea.CursorBar
+	}
+	cur.Blink = c.Style == vterm.CursorDefault || c.Style == vterm.CursorBlinkingBlock ||
+		c.Style == vterm.CursorBlinkingUnderline || c.Style == vterm.CursorBlinkingBar
+	return cur
+}

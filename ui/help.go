@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// helpOverlay shows the keymap, generated from the same table that routes
+// keys.
+type helpOverlay struct {
+	lines []string
+	top   int
+	st    uiStyles
+	w, h  int
+	boxW  int
+	boxH  int
+	x, y  int
+}
+
+// newHelpOverlay builds the help for the given prefix key.
+func newHelpOverlay(prefix string, w, h int, st uiStyles) *helpOverlay {
+	o := &helpOverlay{st: st, lines: helpLines(prefix, st)}
+	o.SetSize(w, h)
+	return o
+}
+
+// helpLines renders the keymap sections as overlay lines.
+func helpLines(prefix string, st uiStyles) []string {
+	var lines []string
+	secs := helpSections(prefix)
+	keyW := 0
+	for _, sec := range secs {
+		for _, r := range sec.rows {
+			keyW = max(keyW, ansi.StringWidth(r[0]))
+		}
+	}
+	for i, sec := range secs {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, st.titleSGR+sec.title+sgrReset)
+		for _, r := range sec.rows {
+			pad := strings.Repeat(" ", keyW-ansi.StringWidth(r[0]))
+			lines = append(lines, "  "+st.keySGR+r[0]+sgrReset+pad+"  "+r[1])
+		}
+	}
+	return lines
+}
+
+// SetSize implements overlay.
+func (o *helpOverlay) SetSize(w, h int) {
+	o.w, o.h = w, h
+	o.boxW = min(80, w)
+	o.boxH = min(len(o.lines)+2, max(h-1, 3))
+	o.x, o.y = centre(o.boxW, o.boxH, w, h)
+	o.top = max(0, min(o.top, len(o.lines)-(o.boxH-2)))
+}
+
+// Update implements overlay.
+func (o *helpOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return overlayResult{}, nil
+	}
+	b := lookup(modeHelp, k, "")
+	if b == nil {
+		return overlayResult{}, nil
+	}
+	switch b.action {
+	case actListUp:
+		o.top = max(o.top-1, 0)
+	case actListDown:
+		o.top = max(0, min(o.top+1, len(o.lines)-(o.boxH-2)))
+	case actOverlayExit:
+		return overlayResult{close: true}, nil
+	}
+	return overlayResult{}, nil
+}
+
+// View implements overlay.
+func (o *helpOverlay) View() ([]string, int, int) {
+	n := o.boxH - 2
+	end := min(o.top+n, len(o.lines))
+	return drawBox("keys", o.lines[o.top:end], o.HelpKeys(), o.boxW, o.st.box), o.x, o.y
+}
+
+// Cursor implements overlay.
+func (o *helpOverlay) Cursor() *tea.Cursor { return nil }
+
+// HelpKeys implements overlay.
+func (o *helpOverlay) HelpKeys() string { return "↑↓ scroll · esc close" }

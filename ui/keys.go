@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/orchestrator"
+)
+
+// onKey routes a key press: an open overlay takes it first, then the
+// prefix state, scrollback mode, the direct bindings, and finally the
+// focused pane.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.overlay != nil {
+		return m.overlayKey(k)
+	}
+	if m.prefixArmed {
+		m.setPrefix(false)
+		b := lookup(modePrefix, k, m.prefix)
+		if b == nil {
+			return nil // like tmux: an unbound key after the prefix is dropped
+		}
+		return m.runAction(b.action, k)
+	}
+	if isKey(k, m.prefix) {
+		m.setPrefix(true)
+		return nil
+	}
+	if p := m.focusedPane(); p != nil && m.scroll[p.Agent.ID] != nil {
+		if b := lookup(modeScroll, k, m.prefix); b != nil {
+			return m.onScrollAction(p.Agent.ID, b.action)
+		}
+		return nil // scrollback mode swallows other keys instead of typing blind
+	}
+	if b := lookup(modeDirect, k, m.prefix); b != nil {
+		return m.runAction(b.action, k)
+	}
+	m.sendKey(k)
+	return nil
+}
+
+// isKey reports whether k is the key named name ("ctrl+b").
+func isKey(k keyPress, name string) bool {
+	return k.String() == name || k.Keystroke() == name
+}
+
+// setPrefix arms or disarms the prefix; the status line shows it.
+func (m *Model) setPrefix(on bool) {
+	if m.prefixArmed == on {
+		return
+	}
+	m.prefixArmed = on
+	m.refreshInput()
+}
+
+// sendKey encodes a key for the focused pane's modes and sends it.
+func (m *Model) sendKey(k tea.KeyPressMsg) {
+	p := m.focusedPane()
+	if p == nil || p.Term == nil {
+		return
+	}
+	if b := p.Term.EncodeKey(uv.Key(k)); len(b) > 0 {
+		_ = m.eng.Input(p.Agent.ID, b)
+	}
+}
+
+// onPaste sends pasted text to the prompt when one is open, else to the
+// focused pane (bracketed when its program asked for it).
+func (m *Model) onPaste(msg tea.PasteMsg) tea.Cmd {
+	if m.overlay != nil {
+		return m.overlayMsg(msg)
+	}
+	p := m.focusedPane()
+	if p == nil || p.Term == nil || m.scroll[p.Agent.ID] != nil {
+		return nil
+	}
+	if b := p.Term.EncodePaste(msg.Content); len(b) > 0 {
+		_ = m.eng.Input(p.Agent.ID, b)
+	}
+	return nil
+}
+
+// runAction performs a prefix or direct binding.
+func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
+	focused := m.focusedPane()
+	switch act {
+	case actSendPrefix:
+		m.sendKey(k)
+	case actNewAgent:
+		return m.openPrompt(newAgentPrompt(m.width, m.height, m.ui))
+	case actFocusLeft:
+		m.focusDir(layout.Left)
+		return m.syncSnapshot()
+	case actFocusRight:
+		m.focusDir(layout.Right)
+		return m.syncSnapshot()
+	case actFocusUp:
+		m.focusDir(layout.Up)
+		return m.syncSnapshot()
+	case actFocusDown:
+		m.focusDir(layout.Down)
+		return m.syncSnapshot()
+	case actFocusNumber:
+		m.focusNumber(k.String())
+		return m.syncSnapshot()
+	case actZoom:
+		m.eng.ToggleZoom()
+		return m.syncSnapshot()
+	case actClose:
+		if focused == nil {
+			return nil
+		}
+		if focused.Agent.ID == orchestrator.MainID {
+			return m.askQuit()
+		}
+		return m.askClose(focused.Agent)
+	case actLayoutCycle:
+		m.eng.CycleLayout()
+		return m.syncSnapshot()
+	case actScrollMode:
+		if focused != nil && m.enterScroll(focused.Agent.ID, false) != nil {
+			if k.String() == "pgup" || k.Keystroke() == "pgup" {
+				m.scrollBy(focused.Agent.ID, m.pageOf(focused.Agent.ID))
+			}
+			m.refreshInput()
+		}
+	case actAgents:
+		a := newAgentsOverlay(m.width, m.height, m.ui)
+		a.setAgents(m.snap, m.now())
+		m.setOverlay(a)
+		return m.scheduleLabelTick(m.now())
+	case actHelp:
+		m.setOverlay(newHelpOverlay(m.prefix, m.width, m.height, m.ui))
+	case actDetach, actQuit:
+		return m.askQuit()
+	}
+	return nil
+}
+
+// focusDir moves focus to the neighbouring pane in direction dir. Among
+// equally near neighbours the pane focused just before wins, so moving
+// left then right returns where the user came from, as in tmux.
+func (m *Model) focusDir(dir layout.Direction) {
+	ps := m.panes()
+	rects := make([]layout.Rect, len(ps))
+	from, back := -1, -1
+	for i, p := range ps {
+		rects[i] = p.Box
+		switch p.Agent.ID {
+		case m.snap.Focus:
+			from = i
+		case m.lastFocus:
+			back = i
+		}
+	}
+	if from < 0 {
+		return
+	}
+	to := layout.Neighbour(rects, from, dir)
+	if to < 0 {
+		return
+	}
+	if back >= 0 && back != to && adjacent(rects[from], rects[back], dir) &&
+		gap(rects[from], rects[back], dir) == gap(rects[from], rects[to], dir) {
+		to = back
+	}
+	m.eng.Focus(ps[to].Agent.ID)
+}
+
+// adjacent reports whether b lies beyond a's edge in direction dir and
+// overlaps it along the other axis.
+func adjacent(a, b layout.Rect, dir layout.Direction) bool {
+	switch dir {
+	case layout.Left, layout.Right:
+		if b.Y >= a.Y+a.H || a.Y >= b.Y+b.H {
+			return false
+		}
+	default:
+		if b.X >= a.X+a.W || a.X >= b.X+b.W {
+			return false
+		}
+	}
+	return gap(a, b, dir) >= 0
+}
+
+// gap is the distance from a's edge in direction dir to b's near edge.
+func gap(a, b layout.Rect, dir layout.Direction) int {
+	switch dir {
+	case layout.Left:
+		return a.X - (b.X + b.W)
+	case layout.Right:
+		return b.X - (a.X + a.W)
+	case layout.Up:
+		return a.Y - (b.Y + b.H)
+	}
+	return b.Y - (a.Y + a.H)
+}
+
+// focusNumber focuses the pane whose border shows number n ("0" = main).
+// Panes hidden by a zoom count too: the engine moves the zoom to them.
+func (m *Model) focusNumber(n string) {
+	if n == "0" {
+		if m.snap.Main != nil {
+			m.eng.Focus(orchestrator.MainID)
+		}
+		return
+	}
+	for _, p := range m.snap.Panes {
+		if strconv.Itoa(p.Number) == n {
+			m.eng.Focus(p.Agent.ID)
+			return
+		}
+	}
+}
+
+// askClose closes an agent, asking first while its process still runs.
+func (m *Model) askClose(a orchestrator.AgentInfo) tea.Cmd {
+	id := a.ID
+	if !live(string(a.State)) {
+		_ = m.eng.Close(id)
+		return nil
+	}
+	q := fmt.Sprintf("Close %s (%s)? It is still %s.", id, sanitizeLabel(paneTitle(&a, nil)), a.State)
+	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd {
+		_ = m.eng.Close(id)
+		return nil
+	}))
+	return nil
+}
+
+// askQuit quits, asking first while agents are running.
+func (m *Model) askQuit() tea.Cmd {
+	var running []string
+	for _, a := range m.snap.Agents {
+		if live(string(a.State)) {
+			running = append(running, a.ID)
+		}
+	}
+	if len(running) == 0 {
+		m.quitting = true
+		return tea.Quit
+	}
+	q := fmt.Sprintf("Quit agentgrid? %d agent(s) still running (%s) will be stopped.", len(running), strings.Join(running, ", "))
+	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd {
+		m.quitting = true
+		return tea.Quit
+	}))
+	return nil
+}
+
+// submitNewAgent spawns the command line typed in the prompt; a parse or
+// spawn error keeps the prompt open with the message.
+func (m *Model) submitNewAgent(line string) error {
+	argv, err := splitShellWords(line)
+	if err != nil {
+		return err
+	}
+	if len(argv) == 0 {
+		return fmt.Errorf("type a command to run, e.g. htop or sh -c 'make test'")
+	}
+	if _, err := m.eng.Spawn(orchestrator.SpawnRequest{Argv: argv}); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"testing"
+	"time"
+)
+
+func TestStateBadge(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	code := func(c int) *int { return &c }
+	at := func(d time.Duration) *time.Time { x := now.Add(d); return &x }
+	tests := []struct {
+		name string
+		in   badgeInput
+		want string
+	}{
+		{"running seconds", badgeInput{state: stateRunning, since: now.Add(-12 * time.Second)}, "● running 12s"},
+		{"waiting minutes", badgeInput{state: stateWaiting, since: now.Add(-3*time.Minute - 59*time.Second)}, "▲ waiting 3m"},
+		{"idle hours", badgeInput{state: stateIdle, since: now.Add(-65 * time.Minute)}, "○ idle 1h05m"},
+		{"no since", badgeInput{state: statePending}, "◌ pending"},
+		{"done", badgeInput{state: stateDone, exitCode: code(0), started: at(-192 * time.Second), ended: at(0)}, "✓ exit 0 · 3m12s"},
+		{"failed", badgeInput{state: stateFailed, exitCode: code(2), started: at(-4 * time.Second), ended: at(0)}, "✗ exit 2 · 4s"},
+		{"failed to start", badgeInput{state: stateFailed}, "✗ failed"},
+		{"killed", badgeInput{state: stateKilled, exitCode: code(-1), started: at(-time.Hour), ended: at(0)}, "■ killed · 1h00m"},
+	}
+	for _, tt := range tests {
+		if got := stateBadge(tt.in, now); got != tt.want {
+			t.Errorf("%s: stateBadge = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestNextLabelChange(t *testing.T) {
+	tests := []struct {
+		d, want time.Duration
+	}{
+		{0, time.Second},
+		{1500 * time.Millisecond, 500 * time.Millisecond},
+		{59 * time.Second, time.Second},
+		{90 * time.Second, 30 * time.Second},
+		{25 * time.Hour, time.Hour},
+	}
+	for _, tt := range tests {
+		got := nextLabelChange(tt.d)
+		if got != tt.want {
+			t.Errorf("nextLabelChange(%v) = %v, want %v", tt.d, got, tt.want)
+		}
+		// The label really changes at that moment and not before.
+		if coarseDuration(tt.d+got) == coarseDuration(tt.d) {
+			t.Errorf("label %q does not change after %v", coarseDuration(tt.d), got)
+		}
+		if got > time.Millisecond && coarseDuration(tt.d+got-time.Millisecond) != coarseDuration(tt.d) {
+			t.Errorf("label %q changes before %v", coarseDuration(tt.d), got)
+		}
+	}
+}

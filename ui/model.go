@@ -1,0 +1,155 @@
+// Package ui is agentgrid's terminal front end: one Bubble Tea model that
+// routes input to the engine and the panes, and composes each frame from the
+// panes' cached rows, their borders, the status line and the overlays.
+//
+// Panes are not Bubble Tea models. Their reader goroutines feed the
+// terminals and poke the engine; a frame pump turns those pokes into at most
+// ui.fps frame messages a second, and nothing runs while nothing changes.
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/themes"
+)
+
+// engine is what the UI asks of the orchestrator; *orchestrator.Engine
+// satisfies it and tests substitute a fake that records the calls. Focus,
+// ToggleZoom, CycleLayout and Show return after the engine published their
+// effect, so a Snapshot taken right after shows it.
+type engine interface {
+	Snapshot() orchestrator.Snapshot
+	Changed() <-chan struct{}
+	FocusOutput() <-chan struct{}
+	Input(id string, data []byte) error
+	Send(id string, data []byte) error
+	Focus(id string)
+	ToggleZoom()
+	CycleLayout()
+	Show(id string) error
+	Close(id string) error
+	Spawn(req orchestrator.SpawnRequest) (orchestrator.AgentInfo, error)
+	Resize(cols, rows int)
+	Status() *hooks.StatusStore
+}
+
+// Model is the root Bubble Tea model of an agentgrid session.
+type Model struct {
+	eng    engine
+	cfg    config.Config
+	styles themes.Styles
+	ui     uiStyles
+	now    func() time.Time
+	prefix string // the prefix key as Bubble Tea names it, e.g. "ctrl+b"
+
+	width, height int
+	snap          orchestrator.Snapshot
+	haveSnap      bool
+
+	comp      composer
+	in        frameInput // the input of the cached base frame
+	base      string     // the composed frame without overlays
+	final     string     // base with the overlay drawn on top
+	baseDirty bool       // in changed: recompose base
+	topDirty  bool       // overlay or status changed: redo final
+	cursor    *tea.Cursor
+	mouseMode tea.MouseMode
+
+	prefixArmed  bool
+	scroll       map[string]*scrollState
+	overlay      overlay
+	mouseDown    string // pane id a mouse button went down in (drags go there)
+	outerFocused bool
+	prevStates   map[string]string // agent id -> state at the last frame
+	prevFocus    string            // the focus at the last frame
+	lastFocus    string            // the pane focused before the current one
+
+	labelTimer time.Time // when the pending label/status refresh fires; zero = none
+	labelGen   int
+	labelLast  time.Time // when the last label refresh ran
+	// tick arms a one-shot timer (tea.Tick; tests record instead).
+	tick     func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	quitting bool
+}
+
+// New builds the UI model for a running engine.
+func New(eng *orchestrator.Engine, cfg config.Config, styles themes.Styles) *Model {
+	return newModel(eng, cfg, styles, time.Now)
+}
+
+// newModel is New over the engine interface and an injectable clock.
+func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() time.Time) *Model {
+	prefix := cfg.Keys.Prefix
+	if prefix == "" {
+		prefix = "ctrl+b"
+	}
+	m := &Model{
+		eng:          eng,
+		cfg:          cfg,
+		styles:       styles,
+		ui:           newUIStyles(styles),
+		now:          now,
+		prefix:       prefix,
+		scroll:       map[string]*scrollState{},
+		prevStates:   map[string]string{},
+		outerFocused: true,
+		baseDirty:    true,
+		tick:         tea.Tick,
+	}
+	m.comp.styles = m.ui.frame
+	return m
+}
+
+// frameMsg asks the model to take a fresh snapshot and redraw what changed.
+type frameMsg struct{}
+
+// labelTickMsg refreshes time-dependent labels (elapsed times, status
+// entries expiring); gen drops ticks that a later schedule superseded.
+type labelTickMsg struct{ gen int }
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model: it only routes messages to their handlers.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case frameMsg:
+		return m, m.onFrame()
+	case labelTickMsg:
+		return m, m.onLabelTick(msg)
+	case tea.WindowSizeMsg:
+		return m, m.onResize(msg)
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		return m, m.onPaste(msg)
+	case tea.MouseMsg:
+		return m, m.onMouse(msg)
+	case tea.FocusMsg:
+		return m, m.onOuterFocus(true)
+	case tea.BlurMsg:
+		return m, m.onOuterFocus(false)
+	}
+	return m, nil
+}
+
+// View implements tea.Model. It returns the cached frame unless something
+// changed since the last call.
+func (m *Model) View() tea.View {
+	m.render()
+	v := tea.NewView(m.final)
+	v.AltScreen = true
+	v.ReportFocus = true
+	v.MouseMode = m.mouseMode
+	// Ask for the kitty keyboard protocol's alternate keys so shifted and
+	// layout-independent codes reach panes whose programs want them.
+	v.KeyboardEnhancements.ReportAlternateKeys = true
+	v.Cursor = m.cursor
+	v.WindowTitle = "agentgrid"
+	return v
+}

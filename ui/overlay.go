@@ -1,0 +1,213 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// overlay is a small self-contained widget drawn on top of the frame: the
+// new-agent and search prompts, a yes/no question, the agents list, help.
+type overlay interface {
+	// SetSize tells the widget the terminal size.
+	SetSize(w, h int)
+	// Update handles a key press or paste and says what the model should do.
+	Update(msg tea.Msg) (overlayResult, tea.Cmd)
+	// View returns the widget's rows (all the same width) and where its top
+	// left corner goes on the screen.
+	View() (rows []string, x, y int)
+	// Cursor is where the real cursor goes while the widget is open, or nil.
+	Cursor() *tea.Cursor
+	// HelpKeys is the one-line key hint shown in the widget's bottom border.
+	HelpKeys() string
+}
+
+// overlayResult is what a widget asks of the model after a key.
+type overlayResult struct {
+	close  bool   // close the widget
+	submit string // prompts: the text entered (valid when submitted is set)
+	// submitted is set when the user pressed enter in a prompt.
+	submitted bool
+	show      string // agents overlay: swap this agent into view
+	closeID   string // agents overlay: close this agent
+	confirmed bool   // confirm: the user said yes
+}
+
+// setOverlay opens w (nil closes the current one).
+func (m *Model) setOverlay(w overlay) {
+	m.overlay = w
+	if w != nil {
+		w.SetSize(m.width, m.height)
+	}
+	m.topDirty = true
+}
+
+// openPrompt opens a prompt overlay and focuses its input.
+func (m *Model) openPrompt(p *promptOverlay) tea.Cmd {
+	m.setOverlay(p)
+	return nil
+}
+
+// overlayKey routes a key press to the open overlay.
+func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
+	return m.overlayMsg(k)
+}
+
+// overlayMsg hands msg to the open overlay and carries out its result.
+func (m *Model) overlayMsg(msg tea.Msg) tea.Cmd {
+	w := m.overlay
+	res, cmd := w.Update(msg)
+	m.topDirty = true
+	switch o := w.(type) {
+	case *promptOverlay:
+		if res.submitted {
+			if err := m.submitPrompt(o, res.submit); err != nil {
+				o.setError(err.Error())
+				return cmd
+			}
+			res.close = true
+		}
+	case *confirmOverlay:
+		if res.confirmed {
+			m.setOverlay(nil)
+			return tea.Batch(cmd, o.onYes())
+		}
+	case *agentsOverlay:
+		if res.show != "" {
+			if err := m.eng.Show(res.show); err != nil {
+				o.setError(err.Error())
+				return cmd
+			}
+			m.eng.Focus(res.show)
+			cmd = tea.Batch(cmd, m.syncSnapshot())
+			res.close = true
+		}
+		if res.closeID != "" {
+			for _, a := range m.snap.Agents {
+				if a.ID == res.closeID {
+					return tea.Batch(cmd, m.askClose(a))
+				}
+			}
+		}
+	}
+	if res.close && m.overlay == w {
+		m.setOverlay(nil)
+	}
+	return cmd
+}
+
+// submitPrompt acts on a prompt's text.
+func (m *Model) submitPrompt(p *promptOverlay, text string) error {
+	switch p.purpose {
+	case promptNewAgent:
+		return m.submitNewAgent(text)
+	case promptSearch:
+		if text == "" {
+			return nil
+		}
+		m.search(p.paneID, text, p.backward)
+	}
+	return nil
+}
+
+// drawOverlay returns base with the open overlay drawn on top.
+func (m *Model) drawOverlay(base string) string {
+	if m.overlay == nil || m.in.notice != "" {
+		return base
+	}
+	rows, ox, oy := m.overlay.View()
+	if len(rows) == 0 {
+		return base
+	}
+	lines := strings.Split(base, "\n")
+	for i, r := range rows {
+		y := oy + i
+		if y < 0 || y >= len(lines) {
+			continue
+		}
+		lines[y] = splice(lines[y], r, ox, m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// splice draws the styled segment seg over the styled line at column x.
+func splice(line, seg string, x, width int) string {
+	sw := ansi.StringWidth(seg)
+	if x < 0 || x >= width {
+		return line
+	}
+	if x+sw > width {
+		seg = ansi.Truncate(seg, width-x, "")
+		sw = ansi.StringWidth(seg)
+	}
+	left := ansi.Truncate(line, x, "")
+	if lw := ansi.StringWidth(left); lw < x { // a wide char straddled x
+		left += strings.Repeat(" ", x-lw)
+	}
+	want := width - x - sw
+	right := ansi.TruncateLeft(line, x+sw, "")
+	if rw := ansi.StringWidth(right); rw > want {
+		// A wide char straddled the segment's right edge: blank it.
+		right = " " + ansi.TruncateLeft(line, x+sw+1, "")
+	}
+	if rw := ansi.StringWidth(right); rw < want {
+		right += strings.Repeat(" ", want-rw)
+	} else if rw > want {
+		right = ansi.Truncate(right, want, "")
+	}
+	return left + sgrReset + seg + sgrReset + right
+}
+
+// boxStyle is how a widget's frame looks.
+type boxStyle struct {
+	border, title, text, hint string
+}
+
+// drawBox frames lines (styled strings) in a box w cells wide with the
+// title in the top border and hint in the bottom one.
+func drawBox(title string, lines []string, hint string, w int, st boxStyle) []string {
+	if w < 4 {
+		return nil
+	}
+	inner := w - 2
+	rows := make([]string, 0, len(lines)+2)
+	rows = append(rows, boxEdge("┌", "┐", title, inner, st.border, st.title))
+	side := st.border + "│" + sgrReset
+	for _, l := range lines {
+		// Every reset inside the line returns to the overlay's own colours,
+		// so the widget stays one solid block.
+		body := strings.ReplaceAll(fitLine(" "+l, inner), sgrReset, sgrReset+st.text)
+		rows = append(rows, side+st.text+body+sgrReset+side)
+	}
+	rows = append(rows, boxEdge("└", "┘", hint, inner, st.border, st.hint))
+	return rows
+}
+
+// boxEdge draws a horizontal box edge with a label after the first dash.
+func boxEdge(l, r, label string, inner int, border, labelSGR string) string {
+	label = sanitizeLabel(label)
+	if label != "" {
+		label = " " + label + " "
+	}
+	if ansi.StringWidth(label) > inner-1 {
+		label = ansi.Truncate(label, max(inner-1, 0), "…")
+	}
+	lw := ansi.StringWidth(label)
+	var sb strings.Builder
+	sb.WriteString(border + l)
+	if inner >= 1 {
+		sb.WriteString("─")
+	}
+	if lw > 0 {
+		sb.WriteString(labelSGR + label + border)
+	}
+	sb.WriteString(strings.Repeat("─", max(inner-1-lw, 0)))
+	sb.WriteString(r + sgrReset)
+	return sb.String()
+}
+
+// centre places a box of w x h in a terminal of tw x th.
+func centre(w, h, tw, th int) (x, y int) {
+	return max((tw-w)/2, 0), max((th-1-h)/2, 0)
+}

@@ -1,0 +1,149 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// promptPurpose says what a prompt's text is for.
+type promptPurpose int
+
+const (
+	promptNewAgent promptPurpose = iota
+	promptSearch
+)
+
+// promptOverlay asks for one line of text: a command line for a new agent
+// or a scrollback search.
+type promptOverlay struct {
+	purpose  promptPurpose
+	paneID   string // search: the pane searched
+	backward bool   // search: towards older lines
+	title    string
+	input    lineInput
+	err      string
+	st       uiStyles
+	w, h     int
+	x, y     int
+	boxW     int
+}
+
+// newAgentPrompt asks for the command line of a new agent.
+func newAgentPrompt(w, h int, st uiStyles) *promptOverlay {
+	p := &promptOverlay{purpose: promptNewAgent, title: "new agent", st: st}
+	p.init("command: ", "e.g. htop, or sh -c 'make test'")
+	p.SetSize(w, h)
+	return p
+}
+
+// newSearchPrompt asks for a scrollback search in pane id.
+func newSearchPrompt(id string, backward bool, w, h int, st uiStyles) *promptOverlay {
+	title := "search down"
+	prompt := "/"
+	if backward {
+		title, prompt = "search up", "?"
+	}
+	p := &promptOverlay{purpose: promptSearch, paneID: id, backward: backward, title: title, st: st}
+	p.init(prompt, "")
+	p.SetSize(w, h)
+	return p
+}
+
+func (p *promptOverlay) init(prompt, placeholder string) {
+	p.input = lineInput{prompt: prompt, placeholder: placeholder, limit: 4096}
+}
+
+// SetSize implements overlay.
+func (p *promptOverlay) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.boxW = min(max(w*2/3, 30), w)
+	p.input.SetWidth(p.boxW - 3) // borders and the leading space
+	p.x, p.y = centre(p.boxW, 4, w, h)
+}
+
+// setError shows why the text was refused; the prompt stays open.
+func (p *promptOverlay) setError(msg string) { p.err = msg }
+
+// Update implements overlay.
+func (p *promptOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "esc", "ctrl+c":
+			return overlayResult{close: true}, nil
+		case "enter":
+			return overlayResult{submitted: true, submit: p.input.Value()}, nil
+		}
+	}
+	p.input.Update(msg)
+	p.err = ""
+	return overlayResult{}, nil
+}
+
+// View implements overlay.
+func (p *promptOverlay) View() ([]string, int, int) {
+	msg := ""
+	if p.err != "" {
+		msg = p.st.errorSGR + p.err + sgrReset
+	}
+	line, _ := p.input.view("", p.st.mutedSGR)
+	rows := drawBox(p.title, []string{line, msg}, p.HelpKeys(), p.boxW, p.st.box)
+	return rows, p.x, p.y
+}
+
+// Cursor implements overlay: the real cursor sits in the input line.
+func (p *promptOverlay) Cursor() *tea.Cursor {
+	_, col := p.input.view("", "")
+	return tea.NewCursor(p.x+2+col, p.y+1) // border and the leading space
+}
+
+// HelpKeys implements overlay.
+func (p *promptOverlay) HelpKeys() string { return "enter run · esc cancel" }
+
+// confirmOverlay asks a yes/no question.
+type confirmOverlay struct {
+	question string
+	onYes    func() tea.Cmd
+	st       uiStyles
+	w, h     int
+	boxW     int
+	x, y     int
+}
+
+// newConfirm asks question; onYes runs when the user answers yes.
+func newConfirm(question string, w, h int, st uiStyles, onYes func() tea.Cmd) *confirmOverlay {
+	c := &confirmOverlay{question: question, onYes: onYes, st: st}
+	c.SetSize(w, h)
+	return c
+}
+
+// SetSize implements overlay.
+func (c *confirmOverlay) SetSize(w, h int) {
+	c.w, c.h = w, h
+	c.boxW = min(max(len([]rune(c.question))+4, 30), w)
+	c.x, c.y = centre(c.boxW, 3, w, h)
+}
+
+// Update implements overlay.
+func (c *confirmOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return overlayResult{}, nil
+	}
+	switch k.String() {
+	case "y", "Y", "enter":
+		return overlayResult{confirmed: true, close: true}, nil
+	case "n", "N", "esc", "q", "ctrl+c":
+		return overlayResult{close: true}, nil
+	}
+	return overlayResult{}, nil
+}
+
+// View implements overlay.
+func (c *confirmOverlay) View() ([]string, int, int) {
+	return drawBox("confirm", []string{c.question}, c.HelpKeys(), c.boxW, c.st.box), c.x, c.y
+}
+
+// Cursor implements overlay.
+func (c *confirmOverlay) Cursor() *tea.Cursor { return nil }
+
+// HelpKeys implements overlay.
+func (c *confirmOverlay) HelpKeys() string { return "y yes · n no" }

@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// pumpBurst is how many frames the pump sends back to back after a quiet
+// period before it falls back to one per interval. A change after a pause
+// (a spawned agent's first output right after the frame that showed its
+// pane, an echo after a focus switch) is drawn at once, while a flood still
+// gets at most fps frames a second.
+const pumpBurst = 3
+
+// framePump turns the engine's change pokes into frame messages: at most
+// one every interval on average (a token bucket of pumpBurst frames), at
+// most one pending (send blocks until the model's event loop takes it, and
+// pokes arriving meanwhile coalesce in the cap-1 channels), and no timer at
+// all while nothing changes. A poke on urgent (the focused pane printed,
+// typically the echo of a key) may borrow the next interval's frame, so it
+// is drawn at once even while other panes flood; the average rate stays
+// within the limit because the borrowed frame is paid back.
+type framePump struct {
+	changed  []<-chan struct{}
+	urgent   <-chan struct{}
+	send     func(tea.Msg)
+	interval time.Duration
+	now      func() time.Time
+	after    func(time.Duration) <-chan time.Time
+	// idle, when set, is called each time the pump starts waiting for a
+	// poke; tests use it to observe that nothing else is going on.
+	idle func()
+}
+
+// newFramePump builds a pump for up to fps frames a second.
+func newFramePump(send func(tea.Msg), fps int, urgent <-chan struct{}, changed ...<-chan struct{}) *framePump {
+	if fps <= 0 {
+		fps = 60
+	}
+	return &framePump{changed: changed, urgent: urgent, send: send, interval: time.Second / time.Duration(fps), now: time.Now, after: time.After}
+}
+
+// run pumps until ctx ends.
+func (p *framePump) run(ctx context.Context) {
+	var a, b <-chan struct{}
+	if len(p.changed) > 0 {
+		a = p.changed[0]
+	}
+	if len(p.changed) > 1 {
+		b = p.changed[1]
+	}
+	full := time.Duration(pumpBurst) * p.interval
+	// tokens are frames that may be sent without waiting, counted in
+	// intervals; they refill at one per interval up to pumpBurst, and an
+	// urgent frame may take them down to minus one.
+	tokens := full
+	var stamp time.Time // when tokens was last brought up to date
+	// flooding is set while changes keep coming faster than the limit:
+	// ordinary frames then cost two intervals (half the rate), which
+	// leaves the CPU to the panes' readers and to urgent frames, like
+	// tmux slowing its redraws of a pane that floods.
+	flooding := false
+	for {
+		if p.idle != nil {
+			p.idle()
+		}
+		urgent := false
+		select {
+		case <-ctx.Done():
+			return
+		case <-a:
+		case <-b:
+		case <-p.urgent:
+			urgent = true
+		}
+		cost := p.interval
+		waited := false
+	wait:
+		for !stamp.IsZero() {
+			now := p.now()
+			tokens = min(tokens+now.Sub(stamp), full)
+			stamp = now
+			cost = p.interval
+			if flooding && !urgent {
+				cost = 2 * p.interval
+			}
+			need := cost
+			if urgent {
+				need = 0
+			}
+			wait := need - tokens
+			if wait <= 0 {
+				break
+			}
+			waited = true
+			select {
+			case <-ctx.Done():
+				return
+			case <-p.after(wait):
+				// The timer ran for exactly what was missing.
+				tokens = need
+				break wait
+			case <-p.urgent:
+				urgent = true
+			}
+		}
+		// The frame takes its snapshot after this: pokes already queued
+		// are covered by it and need no frame of their own.
+		for _, ch := range []<-chan struct{}{a, b, p.urgent} {
+			select {
+			case <-ch:
+			default:
+			}
+		}
+		p.send(frameMsg{})
+		tokens -= cost
+		stamp = p.now()
+		if !urgent {
+			flooding = waited
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// syncBuffer is a goroutine-safe output sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRunDrawsAndQuits runs the real Bubble Tea program over pipes: the
+// first frame comes from an engine poke, and ctrl+b q y quits.
+func TestRunDrawsAndQuits(t *testing.T) {
+	eng := newFakeEngine(testSnapshot(), time.Now)
+	cfg := testConfig()
+	m := newModel(eng, cfg, testStyles(), time.Now)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), eng, m, cfg,
+			WithIO(inR, &out), WithSize(80, 24), WithEnv([]string{"TERM=xterm-256color"}))
+	}()
+	eng.changed <- struct{}{}
+	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "a1-title") })
+	if _, err := inW.Write([]byte("\x02q")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the quit question", func() bool { return strings.Contains(ansi.Strip(out.String()), "Quit agentgrid?") })
+	if _, err := inW.Write([]byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after quitting")
+	}
+}
+
+// TestRunEndsWithContext checks that cancelling the context ends Run
+// without an error.
+func TestRunEndsWithContext(t *testing.T) {
+	eng := newFakeEngine(testSnapshot(), time.Now)
+	cfg := testConfig()
+	m := newModel(eng, cfg, testStyles(), time.Now)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, eng, m, cfg, WithIO(inR, io.Discard), WithSize(80, 24), WithEnv([]string{"TERM=xterm"}))
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not end with its context")
+	}
+}
+
+// TestRunRestoresTerminalOnPanic makes the model panic inside the program:
+// Run restores the terminal (leaves the alternate screen), reports the
+// crash, and re-raises the panic.
+func TestRunRestoresTerminalOnPanic(t *testing.T) {
+	eng := newFakeEngine(testSnapshot(), time.Now)
+	cfg := testConfig()
+	m := newModel(eng, cfg, testStyles(), time.Now)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out, errOut syncBuffer
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		_ = run(context.Background(), eng, m, cfg, WithIO(inR, &out), WithSize(80, 24),
+			WithEnv([]string{"TERM=xterm-256color"}), func(o *runOptions) { o.stderr = &errOut })
+	}()
+	eng.changed <- struct{}{}
+	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "a1-title") })
+	eng.mu.Lock()
+	eng.panicOnSnapshot = true
+	eng.mu.Unlock()
+	eng.changed <- struct{}{}
+	select {
+	case r := <-done:
+		if r == nil || !strings.Contains(fmt.Sprint(r), "snapshot exploded") {
+			t.Fatalf("recovered %v, want the re-raised panic", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not end after a panic")
+	}
+	if !strings.Contains(out.String(), "\x1b[?1049l") {
+		t.Error("the alternate screen was not left")
+	}
+	if !strings.Contains(errOut.String(), "internal error, terminal restored: snapshot exploded") {
+		t.Errorf("crash report = %q", errOut.String())
+	}
+}

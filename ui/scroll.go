@@ -1,0 +1,241 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/agentgrid/agentgrid/panes/vterm"
+)
+
+// scrollState is a pane in scrollback mode: it shows its history instead of
+// following the live screen, like tmux's copy mode.
+type scrollState struct {
+	// offset is how many lines the view is scrolled back; 0 is the live
+	// screen (the pane stays in scrollback mode until the user leaves).
+	offset int
+	// histLen is the history length offset was last anchored to: when new
+	// output pushes lines into history the view keeps showing the same lines.
+	histLen int
+	// byWheel is set when the mouse wheel entered the mode; scrolling back
+	// down to the live screen then leaves it, as in tmux.
+	byWheel bool
+
+	query    string
+	backward bool
+	match    int // line of the last match over history+screen, -1 for none
+	matchCol int // its cell column
+	notFound bool
+}
+
+// indicator is the scrollback position shown in the pane's border.
+func (s *scrollState) indicator(histLen int) string {
+	pos := fmt.Sprintf("[%d/%d]", s.offset, histLen)
+	switch {
+	case s.notFound:
+		return "no match: " + s.query + " " + pos
+	case s.query != "" && s.match >= 0:
+		dir := "/"
+		if s.backward {
+			dir = "?"
+		}
+		return dir + s.query + " " + pos
+	}
+	return pos
+}
+
+// enterScroll puts pane id in scrollback mode.
+func (m *Model) enterScroll(id string, byWheel bool) *scrollState {
+	if s := m.scroll[id]; s != nil {
+		return s
+	}
+	p := m.pane(id)
+	if p == nil || p.Term == nil {
+		return nil
+	}
+	s := &scrollState{histLen: p.Term.ScrollbackLen(), byWheel: byWheel, match: -1}
+	m.scroll[id] = s
+	return s
+}
+
+// exitScroll returns pane id to its live screen.
+func (m *Model) exitScroll(id string) {
+	delete(m.scroll, id)
+}
+
+// syncScroll keeps every scrolled view anchored to its lines while output
+// arrives, and forgets panes no longer on screen.
+func (m *Model) syncScroll() {
+	for id, s := range m.scroll {
+		p := m.pane(id)
+		if p == nil || p.Term == nil {
+			delete(m.scroll, id)
+			continue
+		}
+		n := p.Term.ScrollbackLen()
+		if s.offset > 0 && n > s.histLen {
+			s.offset += n - s.histLen
+		}
+		s.histLen = n
+		s.offset = min(s.offset, n)
+	}
+}
+
+// scrollBy moves pane id's view by delta lines (positive = back in time).
+func (m *Model) scrollBy(id string, delta int) {
+	s := m.scroll[id]
+	p := m.pane(id)
+	if s == nil || p == nil || p.Term == nil {
+		return
+	}
+	n := p.Term.ScrollbackLen()
+	s.histLen = n
+	s.offset = max(0, min(n, s.offset+delta))
+	if s.offset == 0 && s.byWheel && delta < 0 {
+		m.exitScroll(id)
+	}
+	m.refreshInput()
+}
+
+// pageOf is a pane's content height, the unit of page moves.
+func (m *Model) pageOf(id string) int {
+	if p := m.pane(id); p != nil {
+		return max(p.Box.H-2, 1)
+	}
+	return 1
+}
+
+// onScrollAction runs a scrollback-mode binding for the focused pane.
+func (m *Model) onScrollAction(id string, act action) tea.Cmd {
+	page := m.pageOf(id)
+	switch act {
+	case actScrollUp:
+		m.scrollBy(id, 1)
+	case actScrollDown:
+		m.scrollBy(id, -1)
+	case actScrollPageUp:
+		m.scrollBy(id, page)
+	case actScrollPageDown:
+		m.scrollBy(id, -page)
+	case actScrollHalfUp:
+		m.scrollBy(id, max(page/2, 1))
+	case actScrollHalfDown:
+		m.scrollBy(id, -max(page/2, 1))
+	case actScrollTop:
+		m.scrollBy(id, 1<<30)
+	case actScrollBottom:
+		m.scrollBy(id, -(1 << 30))
+	case actSearchForward, actSearchBackward:
+		return m.openPrompt(newSearchPrompt(id, act == actSearchBackward, m.width, m.height, m.ui))
+	case actSearchNext, actSearchPrev:
+		if s := m.scroll[id]; s != nil && s.query != "" {
+			m.search(id, s.query, s.backward != (act == actSearchPrev))
+		}
+	case actScrollExit:
+		m.exitScroll(id)
+		m.refreshInput()
+	}
+	return nil
+}
+
+// search finds query in pane id's history and screen from the current
+// match (or the view's edge) in the given direction and scrolls the match
+// into view.
+func (m *Model) search(id, query string, backward bool) {
+	s := m.scroll[id]
+	p := m.pane(id)
+	if s == nil || p == nil || p.Term == nil || query == "" {
+		return
+	}
+	t := p.Term
+	n := t.ScrollbackLen()
+	_, rows := t.Size()
+	top := n - s.offset // first line on screen, numbered over history+screen
+	from := top
+	if backward {
+		from = top + rows - 1
+	}
+	if s.query == query && s.match >= 0 {
+		from = s.match + 1
+		if backward {
+			from = s.match - 1
+		}
+	}
+	s.query, s.backward = query, backward
+	line, col, ok := t.Search(query, from, backward)
+	if !ok {
+		// Wrap around like tmux: continue from the other end.
+		wrapFrom := 0
+		if backward {
+			wrapFrom = n + rows - 1
+		}
+		line, col, ok = t.Search(query, wrapFrom, backward)
+	}
+	if !ok {
+		s.notFound = true
+		m.refreshInput()
+		return
+	}
+	s.notFound = false
+	s.match, s.matchCol = line, col
+	if line < top || line >= top+rows {
+		// Put the match a third of the way down the view.
+		newTop := line - rows/3
+		s.offset = max(0, min(n, n-newTop))
+	}
+	s.histLen = n
+	m.refreshInput()
+}
+
+// wheelScroll scrolls the pane under the pointer by the wheel's step.
+func (m *Model) wheelScroll(id string, up bool) {
+	const step = 3
+	p := m.pane(id)
+	if p == nil || p.Term == nil {
+		return
+	}
+	if m.scroll[id] == nil {
+		if p.Term.Modes().AltScreen {
+			// Full-screen programs (less, vim, man) have no history here:
+			// the wheel becomes arrow keys, like a terminal's alternate
+			// scroll mode.
+			code := uv.KeyDown
+			if up {
+				code = uv.KeyUp
+			}
+			if b := p.Term.EncodeKey(uv.Key{Code: code}); len(b) > 0 {
+				_ = m.eng.Input(id, bytes.Repeat(b, step))
+			}
+			return
+		}
+		if !up || p.Term.ScrollbackLen() == 0 {
+			return
+		}
+		m.enterScroll(id, true)
+	}
+	if up {
+		m.scrollBy(id, step)
+	} else {
+		m.scrollBy(id, -step)
+	}
+}
+
+// paneHasMouse reports whether the program in a pane asked for mouse reports.
+func paneHasMouse(t *vterm.Terminal) bool {
+	return t != nil && t.Modes().Mouse != vterm.MouseNone
+}
+
+// refreshInput rebuilds the frame input after a UI-local change (scroll
+// position, prefix indicator) without waiting for the engine.
+func (m *Model) refreshInput() {
+	if !m.haveSnap {
+		return
+	}
+	in := m.buildInput(m.now())
+	if !sameInput(&in, &m.in) {
+		m.in = in
+		m.baseDirty = true
+	}
+}
