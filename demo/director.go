@@ -126,6 +126,8 @@ func (d *director) para(indent, text string) {
 
 // intro tells a newcomer what they are looking at.
 func (d *director) intro(ctx context.Context) error {
+	// Name the main pane the way any program would: with an OSC 2 title.
+	d.printf("\x1b]2;demo orchestrator\x07")
 	d.printf("%s\n\n", paint(csi+"1;38;5;231;48;5;62m", " agentgrid demo "))
 	paras := []string{
 		"This main view runs an " + paint(sgrBold, "orchestrator") + ": here a small scripted program; in real use an AI coding CLI or your shell.",

@@ -35,6 +35,10 @@ func BenchmarkIngestPlainLog(b *testing.B) { benchIngest(b, "plain-log") }
 func BenchmarkIngestTUI(b *testing.B)      { benchIngest(b, "tui") }
 func BenchmarkIngestUnicode(b *testing.B)  { benchIngest(b, "unicode") }
 
+// BenchmarkIngestShortLines is a flood of `yes` and `seq` output: every
+// line scrolls, so per-line costs dominate.
+func BenchmarkIngestShortLines(b *testing.B) { benchIngest(b, "short-lines") }
+
 // BenchmarkWritePlain reports allocations per 4 KiB Write of plain text in
 // steady state (the target is zero).
 func BenchmarkWritePlain(b *testing.B) {

@@ -9,7 +9,7 @@ import (
 // tool can feed exactly the same bytes to tmux.
 
 // BenchKinds lists the kinds BenchInput knows.
-var BenchKinds = []string{"color-log", "plain-log", "tui", "unicode"}
+var BenchKinds = []string{"color-log", "plain-log", "tui", "unicode", "short-lines"}
 
 // benchRand is a small deterministic generator (xorshift) so inputs are
 // identical in every run and process.
@@ -37,7 +37,9 @@ var (
 // BenchInput returns about size bytes of deterministic terminal output of
 // the given kind: "color-log" (coloured log lines), "plain-log" (the same
 // without colours), "tui" (full-screen 120x40 repaints) or "unicode" (CJK,
-// emoji and combining marks). Unknown kinds return nil.
+// emoji and combining marks) or "short-lines" (a flood of one- to
+// six-character lines as `yes` and `seq` print them). Unknown kinds return
+// nil.
 func BenchInput(kind string, size int) []byte {
 	r := benchRand(0x9e3779b97f4a7c15)
 	out := make([]byte, 0, size+512)
@@ -55,6 +57,8 @@ func BenchInput(kind string, size int) []byte {
 		for n := 0; len(out) < size; n++ {
 			out = appendUnicodeLine(out, &r, n)
 		}
+	case "short-lines":
+		out = appendShortLines(out, size)
 	default:
 		return nil
 	}
@@ -188,4 +192,24 @@ func appendUnicodeLine(out []byte, r *benchRand, n int) []byte {
 		out = append(out, "\x1b[0m"...)
 	}
 	return append(out, '\r', '\n')
+}
+
+// appendShortLines appends about size bytes alternating between blocks of
+// `yes` output and blocks of `seq` output. Lines end in CR LF, as a PTY
+// delivers them, so the bytes mean the same whether or not they pass
+// through one.
+func appendShortLines(out []byte, size int) []byte {
+	const block = 1000
+	n := 1
+	for len(out) < size {
+		for i := 0; i < block && len(out) < size; i++ {
+			out = append(out, "y\r\n"...)
+		}
+		for i := 0; i < block && len(out) < size; i++ {
+			out = strconv.AppendInt(out, int64(n), 10)
+			out = append(out, '\r', '\n')
+			n++
+		}
+	}
+	return out
 }

@@ -105,31 +105,24 @@ func (t *Terminal) scrollUp(top, bot, n int) {
 	if top == 0 && bot == t.rows-1 {
 		for i := 0; i < n; i++ {
 			ln := t.scr.row(0)
-			used := usedLen(ln.cells)
 			if keep {
-				t.scratch = encodeRow(t.scratch[:0], ln.cells[:used])
+				t.scratch = encodeRow(t.scratch[:0], ln.cells[:ln.used])
 				t.hist.push(t.scratch, ln.wrapped)
 			}
 			t.scr.head++
 			if t.scr.head == len(t.scr.lines) {
 				t.scr.head = 0
 			}
-			// ln is now the bottom row. Cells past the used length are
-			// already default blanks, so with a default background only
-			// the used part needs clearing.
-			if t.cur.pen.bg == 0 {
-				ln.fill(0, used, cell{})
-				ln.wrapped = false
-			} else {
-				t.clearLine(ln)
-			}
+			// ln is now the bottom row; with a default background
+			// clearing it touches only its used prefix.
+			t.clearLine(ln)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		saved := *t.scr.row(top)
 		if keep {
-			t.scratch = encodeRow(t.scratch[:0], saved.cells)
+			t.scratch = encodeRow(t.scratch[:0], saved.cells[:saved.used])
 			t.hist.push(t.scratch, saved.wrapped)
 		}
 		for y := top; y < bot; y++ {
@@ -270,7 +263,7 @@ func (t *Terminal) clearScreen() {
 	if !t.altActive && t.hist.max > 0 {
 		last := 0
 		for y := 0; y < t.rows; y++ {
-			if usedLen(t.scr.row(y).cells) > 0 {
+			if t.scr.row(y).usedLen() > 0 {
 				last = y + 1
 			}
 		}

@@ -40,6 +40,7 @@ func (t *Terminal) printASCII(b []byte) {
 			pen.ch = uint32(b[i])
 			cs[i] = pen
 		}
+		ln.touch(x + n)
 		ln.dirty = true
 		t.lastRune = rune(b[n-1])
 		if x+n >= t.cols {
@@ -183,6 +184,7 @@ func (t *Terminal) attach(r rune) bool {
 			c.attr |= flagWide
 			t.breakWide(ln, nx, nx+1)
 			ln.cells[nx] = cell{fg: c.fg, bg: c.bg, attr: c.attr&^flagWide | flagWideCont}
+			ln.touch(nx + 1)
 			t.cur.x = nx + 1
 			if t.cur.x >= t.cols {
 				t.cur.x = t.cols - 1
@@ -191,6 +193,7 @@ func (t *Terminal) attach(r rune) bool {
 		}
 	}
 	ln.cells[x] = c
+	ln.touch(x + 1)
 	ln.dirty = true
 	return true
 }
@@ -292,6 +295,7 @@ func (t *Terminal) printCell(ch uint32, w int) {
 	} else {
 		ln.cells[x] = c
 	}
+	ln.touch(x + w)
 	ln.dirty = true
 	if x+w >= t.cols {
 		t.cur.x = t.cols - 1
@@ -311,9 +315,15 @@ func (t *Terminal) insertCells(ln *line, x, n int) {
 	n = min(n, len(cs)-x)
 	t.breakWide(ln, x, x)
 	copy(cs[x+n:], cs[x:len(cs)-n])
+	if ln.used > x {
+		ln.used = min(ln.used+n, len(cs))
+	}
 	blank := cell{bg: t.cur.pen.bg}
 	for i := x; i < x+n; i++ {
 		cs[i] = blank
+	}
+	if blank != (cell{}) {
+		ln.touch(x + n)
 	}
 	if last := cs[len(cs)-1]; last.wide() {
 		cs[len(cs)-1] = cell{bg: last.bg}
@@ -330,9 +340,15 @@ func (t *Terminal) deleteCells(ln *line, x, n int) {
 	n = min(n, len(cs)-x)
 	t.breakWide(ln, x, x+n)
 	copy(cs[x:], cs[x+n:])
+	if ln.used > x {
+		ln.used = max(x, ln.used-n)
+	}
 	blank := cell{bg: t.cur.pen.bg}
 	for i := len(cs) - n; i < len(cs); i++ {
 		cs[i] = blank
+	}
+	if blank != (cell{}) {
+		ln.used = len(cs)
 	}
 	if cs[x].cont() {
 		cs[x] = cell{bg: cs[x].bg}

@@ -70,6 +70,7 @@ func (t *Terminal) resizeAlt(oldCols, oldRows, cols, rows int) {
 		if n > 0 && dst.cells[n-1].wide() {
 			dst.cells[n-1] = cell{bg: dst.cells[n-1].bg}
 		}
+		dst.used = min(src.used, n)
 		dst.wrapped = src.wrapped
 	}
 	if t.altActive {
@@ -100,7 +101,7 @@ func (t *Terminal) resizeMainHeight(rows int, mc *cursor) {
 		keep = keep[:old-below]
 		needed -= below
 		for i := 0; i < needed; i++ {
-			t.scratch = encodeRow(t.scratch[:0], keep[i].cells)
+			t.scratch = encodeRow(t.scratch[:0], keep[i].cells[:keep[i].used])
 			t.hist.push(t.scratch, keep[i].wrapped)
 		}
 		keep = keep[needed:]
@@ -113,7 +114,7 @@ func (t *Terminal) resizeMainHeight(rows int, mc *cursor) {
 		for i := 0; i < pull; i++ {
 			enc, wrapped := t.hist.bytes(t.hist.n - pull + i)
 			ln := ns.row(i)
-			decodeRow(ln.cells, enc)
+			ln.used = min(decodeRow(ln.cells, enc), len(ln.cells))
 			ln.wrapped = wrapped
 		}
 		for i := 0; i < pull; i++ {
@@ -125,6 +126,7 @@ func (t *Terminal) resizeMainHeight(rows int, mc *cursor) {
 	for _, ln := range keep {
 		dst := ns.row(y)
 		copy(dst.cells, ln.cells)
+		dst.used = ln.used
 		dst.wrapped = ln.wrapped
 		y++
 	}
@@ -228,7 +230,7 @@ func (t *Terminal) reflowMain(cols, rows int, mc *cursor) {
 	ns := newScreen(cols, rows)
 	for y := 0; y < rows && top+y < len(out.offs); y++ {
 		ln := ns.row(y)
-		decodeRow(ln.cells, out.get(top+y))
+		ln.used = min(decodeRow(ln.cells, out.get(top+y)), len(ln.cells))
 		ln.wrapped = out.wrapped[top+y]
 	}
 	t.main = ns

@@ -7,19 +7,48 @@ import (
 
 // line is one row of the visible screen.
 type line struct {
-	cells   []cell
+	cells []cell
+	// used is a high-water mark: every cell from used on is the zero cell.
+	// It keeps the per-row cost of scrolling, clearing and packing into
+	// history proportional to what the row holds rather than to its width,
+	// which matters for floods of short lines.
+	used    int
 	wrapped bool // the text continues on the next row (soft wrap), used by reflow
 	dirty   bool // render cache is stale
 	render  string
 }
 
+// fill sets cells [from, to) to c. Filling with the zero cell stops at the
+// high-water mark, since everything past it is already zero.
 func (l *line) fill(from, to int, c cell) {
+	l.dirty = true
+	if c == (cell{}) {
+		if to >= l.used {
+			to = l.used
+			l.used = min(l.used, from)
+		}
+		if from < to {
+			clear(l.cells[from:to])
+		}
+		return
+	}
 	cs := l.cells[from:to]
 	for i := range cs {
 		cs[i] = c
 	}
-	l.dirty = true
+	l.touch(to)
 }
+
+// touch records that cells before end may have been written.
+func (l *line) touch(end int) {
+	if end > l.used {
+		l.used = end
+	}
+}
+
+// usedLen is the row length without trailing default blanks, found in
+// time proportional to the used part of the row.
+func (l *line) usedLen() int { return usedLen(l.cells[:l.used]) }
 
 // screen is the visible grid kept as a ring of rows so that scrolling the
 // whole screen is moving the head plus clearing one row, never copying cells.
@@ -232,16 +261,23 @@ func encodeRow(dst []byte, cs []cell) []byte {
 		pos += runHeader
 		count := 0
 		if narrow && !wide {
-			for i < len(cs) && count < 0x7fff {
-				d := cs[i]
-				if d.fg != fg || d.bg != bg || d.attr != st || d.ch >= 0x80 {
+			// One combined test per cell and bounds known up front keep
+			// this loop tight: it runs once per cell of every row that
+			// scrolls into history.
+			run := cs[i:min(len(cs), i+0x7fff)]
+			o := out[pos:]
+			o = o[:len(run)]
+			count = len(run)
+			for k := range run {
+				d := &run[k]
+				if uint32(d.fg^fg)|uint32(d.bg^bg)|(d.attr^st)|(d.ch&^0x7f) != 0 {
+					count = k
 					break
 				}
-				out[pos] = byte(d.ch)
-				pos++
-				count++
-				i++
+				o[k] = byte(d.ch)
 			}
+			pos += count
+			i += count
 			if count == 0 {
 				// An orphan continuation cell: store it as a blank.
 				out[pos] = 0

@@ -89,6 +89,25 @@ func checkInvariants(t *testing.T, term *Terminal) {
 			t.Fatalf("row %d is %d cells wide, want %d", y, w, cols)
 		}
 	}
+	checkUsed(t, "main", &term.main)
+	checkUsed(t, "alt", &term.alt)
+}
+
+// checkUsed verifies each row's high-water mark: every cell from it on is
+// the zero cell, so code that trusts it skips nothing that was written.
+func checkUsed(t *testing.T, name string, s *screen) {
+	t.Helper()
+	for y := range s.lines {
+		ln := &s.lines[y]
+		if ln.used < 0 || ln.used > len(ln.cells) {
+			t.Fatalf("%s row %d: used %d outside [0, %d]", name, y, ln.used, len(ln.cells))
+		}
+		for x := ln.used; x < len(ln.cells); x++ {
+			if ln.cells[x] != (cell{}) {
+				t.Fatalf("%s row %d: cell %d is %+v past used %d", name, y, x, ln.cells[x], ln.used)
+			}
+		}
+	}
 }
 
 func TestPrintAndControls(t *testing.T) {

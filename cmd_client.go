@@ -1,0 +1,542 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of the client commands beyond 0 and 1.
+const (
+	exitUsage   = 2   // bad flags or arguments
+	exitTimeout = 124 // agentgrid wait --timeout passed (as timeout(1) does)
+)
+
+// addClientCommands registers the commands that talk to a running session
+// through its control socket, and the global --socket flag they share.
+func addClientCommands(root *cobra.Command) {
+	if root.PersistentFlags().Lookup("socket") == nil {
+		root.PersistentFlags().String("socket", "", "session to talk to: a socket path, or a session name (default $AGENTGRID_SOCKET)")
+	}
+	for _, c := range []*cobra.Command{
+		newSpawnCmd(), newListCmd(), newWaitCmd(), newCloseCmd(), newSendCmd(),
+		newCaptureCmd(), newStatusCmd(), newExplainCmd(),
+	} {
+		root.AddCommand(usageErrors(c))
+	}
+}
+
+// usageErrors makes flag and argument mistakes exit with status 2, on c and
+// its subcommands.
+func usageErrors(c *cobra.Command) *cobra.Command {
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		hint := fmt.Sprintf("see agentgrid %s --help", cmd.Name())
+		if cmd.Name() == "spawn" {
+			hint = "put the command after -- (agentgrid spawn [flags] -- CMD ARGS...)"
+		}
+		return exitError{exitUsage, fmt.Sprintf("%v; %s", err, hint)}
+	})
+	if c.Args != nil {
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return exitError{exitUsage, fmt.Sprintf("%v; usage: agentgrid %s", err, cmd.Use)}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageErrors(sub)
+	}
+	return c
+}
+
+// connect dials the session named by --socket, or by AGENTGRID_SOCKET. A
+// --socket value without a slash is a session name (agentgrid --session).
+func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
+	path := ""
+	if f := cmd.Flag("socket"); f != nil {
+		path = f.Value.String()
+	}
+	if path != "" && !strings.Contains(path, "/") {
+		path = orchestrator.SocketPath(path)
+	}
+	var (
+		c   *orchestrator.Client
+		err error
+	)
+	if path != "" {
+		c, err = orchestrator.Dial(path)
+	} else {
+		c, err = orchestrator.DialEnv()
+	}
+	if err != nil {
+		return nil, exitError{1, err.Error()}
+	}
+	return c, nil
+}
+
+// withClient runs fn with a connection to the session.
+func withClient(cmd *cobra.Command, fn func(ctx context.Context, c *orchestrator.Client) error) error {
+	c, err := connect(cmd)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return fn(ctx, c)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newSpawnCmd() *cobra.Command {
+	var (
+		p      orchestrator.SpawnParams
+		env    []string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "spawn [flags] [-- COMMAND [ARGS...]]",
+		Short: "Start a background agent in the session and print its id",
+		Long: `spawn starts COMMAND as a background agent of the current session (the one in
+$AGENTGRID_SOCKET, or --socket). It appears in the grid when there is room, and
+waits in the queue otherwise. The new agent's id is printed on stdout, so
+scripts can capture it.
+
+The command runs in the current directory unless --cwd says otherwise. With
+--kind, a [kinds.NAME] preset from the config supplies the command (and wires
+in that agent CLI's hooks and the MCP server); --prompt is then passed the way
+the preset says. Put the command after -- so that its own flags are not read
+as agentgrid's.`,
+		Example: `  # run the tests in a pane and keep the id
+  id=$(agentgrid spawn --title tests -- go test ./...)
+
+  # an AI coding agent with a task, hooks and MCP wired in by its kind
+  agentgrid spawn --kind claude --title refactor --prompt "split ui/model.go by concern"
+
+  # extra environment and another directory
+  agentgrid spawn --cwd ../api --env PORT=8081 --env DEBUG=1 -- make run`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p.Argv = args
+			if len(p.Argv) == 0 && p.Kind == "" {
+				return exitError{exitUsage, "give a command to run after -- (agentgrid spawn -- CMD ARGS...) or a --kind whose preset supplies one"}
+			}
+			if len(env) > 0 {
+				p.Env = make(map[string]string, len(env))
+				for _, kv := range env {
+					k, v, ok := strings.Cut(kv, "=")
+					if !ok || k == "" {
+						return exitError{exitUsage, fmt.Sprintf("--env %q must look like NAME=VALUE", kv)}
+					}
+					p.Env[k] = v
+				}
+			}
+			cwd, err := resolveCwd(p.Cwd)
+			if err != nil {
+				return err
+			}
+			p.Cwd = cwd
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				a, err := c.Spawn(ctx, p)
+				if err != nil {
+					return fmt.Errorf("spawn: %w", err)
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), a)
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), a.ID)
+				if a.QueuePos > 0 {
+					why := a.QueueReason
+					if why == "" {
+						why = "no free slot in the grid"
+					}
+					fmt.Fprintf(cmd.ErrOrStderr(), "agentgrid: %s is queued at position %d: %s\n", a.ID, a.QueuePos, why)
+				}
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&p.Title, "title", "", "title shown in the pane's border (default: the command)")
+	f.StringVar(&p.Cwd, "cwd", "", "working directory of the agent (default: the current directory)")
+	f.StringVar(&p.Kind, "kind", "", "agent kind preset from the config: claude, codex, gemini, opencode, aider, shell, ...")
+	f.StringVar(&p.Prompt, "prompt", "", "task for an agent CLI started with --kind")
+	f.StringArrayVar(&env, "env", nil, "extra environment variable NAME=VALUE (repeatable)")
+	f.BoolVar(&asJSON, "json", false, "print the new agent as JSON instead of its id")
+	return cmd
+}
+
+// resolveCwd turns --cwd into an absolute directory, defaulting to ours, so
+// the agent runs where the user is rather than where the session started.
+func resolveCwd(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("find the current directory for the agent: %w; pass --cwd", err)
+		}
+		return wd, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir, fmt.Errorf("resolve --cwd %s: %w", dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.IsDir() {
+		return abs, exitError{1, fmt.Sprintf("--cwd %s is not a directory", dir)}
+	}
+	return abs, nil
+}
+
+func newListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "List the session's agents with their state, time and exit code",
+		Long: `list shows every agent of the session: queued, on screen, off screen and
+finished, in the order they were created.
+
+Columns: ID; # the pane number on screen (qN = position N in the queue,
+- = off screen); STATE; TIME (how long it has run, or has waited in the
+queue); EXIT (exit code once finished); TITLE; WHY (what said so: an exit,
+a hook, a bell, output activity).
+
+--json prints the full records (the same objects as the socket's agent.list).`,
+		Example: `  agentgrid list
+  agentgrid list --json | jq -r '.[] | select(.state == "waiting") | .id'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				agents, err := c.List(ctx)
+				if err != nil {
+					return fmt.Errorf("list: %w", err)
+				}
+				if asJSON {
+					if agents == nil {
+						agents = []orchestrator.AgentInfo{}
+					}
+					return writeJSON(cmd.OutOrStdout(), agents)
+				}
+				return writeAgentTable(cmd.OutOrStdout(), agents, time.Now())
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	return cmd
+}
+
+func newWaitCmd() *cobra.Command {
+	var (
+		timeout string
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "wait ID... [--timeout D]",
+		Short: "Wait until agents finish; exit with the agent's exit status",
+		Long: `wait blocks until every agent given has finished (done, failed or killed).
+
+The exit status is the agent's exit code; with several agents, the first
+non-zero one in the order given. An agent that could not start or was killed
+without an exit code counts as 1. With --timeout, wait gives up after that
+long, reports the agents still running on stderr and exits with 124 (like
+timeout(1)); the agents keep running. Interrupting wait does not stop them
+either.`,
+		Example: `  id=$(agentgrid spawn -- make test)
+  agentgrid wait "$id" && echo passed
+
+  # several agents, at most ten minutes
+  agentgrid wait a3 a4 a5 --timeout 10m || echo "something failed or is still running"`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, ids []string) error {
+			d, err := parseTimeout(timeout)
+			if err != nil {
+				return err
+			}
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				res, err := c.Wait(ctx, ids, d)
+				if err != nil {
+					return fmt.Errorf("wait: %w", err)
+				}
+				if asJSON {
+					if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
+						return err
+					}
+				}
+				if res.TimedOut {
+					return exitError{exitTimeout, fmt.Sprintf("timed out after %s; still running: %s", d, unfinished(res.Agents))}
+				}
+				if code := waitStatus(res.Agents); code != 0 {
+					return exitError{code, ""}
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&timeout, "timeout", "", "give up after this long (30s, 5m, or plain seconds), exit 124")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "also print the agents' final records as JSON")
+	return cmd
+}
+
+// parseTimeout reads a Go duration, or a plain number of seconds.
+func parseTimeout(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, exitError{exitUsage, fmt.Sprintf("--timeout %q is not a duration such as 30s, 5m or 90", s)}
+	}
+	return d, nil
+}
+
+// waitStatus is the exit status of `agentgrid wait`: the first non-zero
+// exit code among agents, 1 for an agent that ended without one.
+func waitStatus(agents []orchestrator.AgentInfo) int {
+	for _, a := range agents {
+		code := 0
+		switch {
+		case a.ExitCode != nil:
+			code = *a.ExitCode
+		case a.State == orchestrator.StateFailed, a.State == orchestrator.StateKilled:
+			code = 1
+		}
+		if code < 0 || code > 255 {
+			code = 1
+		}
+		if code != 0 {
+			return code
+		}
+	}
+	return 0
+}
+
+func unfinished(agents []orchestrator.AgentInfo) string {
+	var parts []string
+	for _, a := range agents {
+		if !a.State.Finished() {
+			parts = append(parts, fmt.Sprintf("%s (%s)", a.ID, a.State))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func newCloseCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "close ID...",
+		Short: "Close agents: hang up their processes and remove their panes",
+		Long: `close ends agents: each one's whole process group gets SIGHUP, then SIGTERM and
+finally SIGKILL after the grace period (agents.kill_grace). A queued agent is
+taken out of the queue. The agent's record, exit status and output log stay
+available to list, explain and its log file.`,
+		Example: `  agentgrid close a3
+  agentgrid close $(agentgrid list --json | jq -r '.[] | select(.state == "idle") | .id')`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, ids []string) error {
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				var errs []error
+				for _, id := range ids {
+					if err := c.CloseAgent(ctx, id); err != nil {
+						errs = append(errs, fmt.Errorf("close %s: %w", id, err))
+					}
+				}
+				return errors.Join(errs...)
+			})
+		},
+	}
+}
+
+func newSendCmd() *cobra.Command {
+	var enter bool
+	cmd := &cobra.Command{
+		Use:   "send ID TEXT...",
+		Short: "Type text into an agent's terminal",
+		Long: `send writes TEXT to the agent's terminal exactly as given, as if typed: no
+newline is added and no key names are translated. Several TEXT arguments are
+joined with spaces. --enter presses Enter afterwards (a carriage return,
+"\r", which is what the Enter key sends). To send control keys use the
+shell's quoting, e.g. $'\x03' for ctrl+c.`,
+		Example: `  # answer an agent's question
+  agentgrid send a2 yes --enter
+
+  # interrupt it
+  agentgrid send a2 $'\x03'`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text := strings.Join(args[1:], " ")
+			if enter {
+				text += "\r"
+			}
+			if text == "" {
+				return exitError{exitUsage, "nothing to send: TEXT is empty and --enter is not set"}
+			}
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				if err := c.Send(ctx, args[0], text); err != nil {
+					return fmt.Errorf("send to %s: %w", args[0], err)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&enter, "enter", false, `press Enter after the text (appends "\r")`)
+	return cmd
+}
+
+func newCaptureCmd() *cobra.Command {
+	var (
+		escapes    bool
+		scrollback int
+	)
+	cmd := &cobra.Command{
+		Use:   "capture ID [-e] [--scrollback N]",
+		Short: "Print an agent's screen as text",
+		Long: `capture prints what the agent's pane shows, one line per row with trailing
+blanks trimmed, like tmux capture-pane -p. -e keeps colours and attributes as
+escape sequences; --scrollback N adds up to N lines of history above the
+screen. It works for finished agents too (their last screen); the full
+output is in the agent's log file (see agentgrid list --json, log_path).`,
+		Example: `  agentgrid capture a1
+  agentgrid capture a1 -e --scrollback 500 | less -R`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if scrollback < 0 {
+				return exitError{exitUsage, fmt.Sprintf("--scrollback must not be negative, not %d", scrollback)}
+			}
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				text, err := c.Capture(ctx, args[0], escapes, scrollback)
+				if err != nil {
+					return fmt.Errorf("capture %s: %w", args[0], err)
+				}
+				if text != "" && !strings.HasSuffix(text, "\n") {
+					text += "\n"
+				}
+				_, err = io.WriteString(cmd.OutOrStdout(), text)
+				return err
+			})
+		},
+	}
+	cmd.Flags().BoolVarP(&escapes, "escapes", "e", false, "keep colours and attributes as escape sequences")
+	cmd.Flags().IntVar(&scrollback, "scrollback", 0, "also print up to N lines of history above the screen")
+	return cmd
+}
+
+func newStatusCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "status set|clear",
+		Short: "Set or clear entries of the session's status line",
+		Long: `status manages the entries shown in the status line after the agent counts.
+Each entry has a KEY; setting a key again replaces its text. Entries scoped to
+an agent (--agent) also show in that agent's pane border.`,
+		Example: `  agentgrid status set build "✓ green"
+  agentgrid status set deploy "rolling out" --ttl 5m
+  agentgrid status clear build`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newStatusSetCmd(), newStatusClearCmd())
+	return cmd
+}
+
+func newStatusSetCmd() *cobra.Command {
+	var (
+		agent string
+		ttl   time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "set KEY TEXT...",
+		Short: "Set a status line entry (an empty TEXT clears it)",
+		Long: `set shows TEXT in the status line under KEY, replacing any earlier text of that
+key. Several TEXT arguments are joined with spaces; an empty TEXT clears the
+entry. Control characters are removed and long texts are cut. --ttl removes
+the entry after that long; --agent scopes it to one agent.`,
+		Example: `  agentgrid status set build "✓ green"
+  agentgrid status set review waiting for approval --agent a2 --ttl 10m
+  agentgrid status set build ""     # clears it`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if ttl < 0 {
+				return exitError{exitUsage, fmt.Sprintf("--ttl must not be negative, not %s", ttl)}
+			}
+			text := strings.Join(args[1:], " ")
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				if err := c.SetStatus(ctx, args[0], text, agent, ttl); err != nil {
+					return fmt.Errorf("status set %s: %w", args[0], err)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&agent, "agent", "", "scope the entry to this agent (also shown in its pane border)")
+	cmd.Flags().DurationVar(&ttl, "ttl", 0, "remove the entry after this long (e.g. 30s, 10m)")
+	return cmd
+}
+
+func newStatusClearCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "clear KEY...",
+		Short:   "Remove status line entries",
+		Example: `  agentgrid status clear build`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, keys []string) error {
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				for _, k := range keys {
+					if err := c.ClearStatus(ctx, k); err != nil {
+						return fmt.Errorf("status clear %s: %w", k, err)
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func newExplainCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "explain ID",
+		Short: "Say why an agent is in its state, and what it went through",
+		Long: `explain shows an agent's state with its provenance: which source said so (the
+process, a hook of the agent CLI, the terminal, your input, output activity),
+why, since when and when it was last confirmed, the latest word of each
+source, and the history of transitions.`,
+		Example: `  agentgrid explain a2
+  agentgrid explain a2 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+				ex, err := c.Explain(ctx, args[0])
+				if err != nil {
+					return fmt.Errorf("explain %s: %w", args[0], err)
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), ex)
+				}
+				return writeExplanation(cmd.OutOrStdout(), ex, time.Now())
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

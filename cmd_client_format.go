@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/agentgrid/agentgrid/orchestrator"
+)
+
+// Widths at which list cuts free text so the table stays readable.
+const (
+	listTitleWidth = 32
+	listWhyWidth   = 48
+)
+
+// writeAgentTable prints agents as the aligned table of `agentgrid list`.
+func writeAgentTable(w io.Writer, agents []orchestrator.AgentInfo, now time.Time) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\t#\tSTATE\tTIME\tEXIT\tTITLE\tWHY")
+	for _, a := range agents {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			clean(a.ID, 16), paneSlot(a), a.State, agentTime(a, now), exitText(a),
+			clean(a.Title, listTitleWidth), clean(whyText(a), listWhyWidth))
+	}
+	return tw.Flush()
+}
+
+// paneSlot is the # column: the pane number on screen, qN in the queue.
+func paneSlot(a orchestrator.AgentInfo) string {
+	switch {
+	case a.Number > 0:
+		return strconv.Itoa(a.Number)
+	case a.QueuePos > 0:
+		return "q" + strconv.Itoa(a.QueuePos)
+	}
+	return "-"
+}
+
+// agentTime is how long the agent has run (until it ended), or for one not
+// started yet, how long it has waited.
+func agentTime(a orchestrator.AgentInfo, now time.Time) string {
+	if a.Started != nil && !a.Started.IsZero() {
+		end := now
+		if a.Ended != nil && !a.Ended.IsZero() {
+			end = *a.Ended
+		}
+		return shortDuration(end.Sub(*a.Started))
+	}
+	if !a.Created.IsZero() {
+		return shortDuration(now.Sub(a.Created))
+	}
+	return "-"
+}
+
+func exitText(a orchestrator.AgentInfo) string {
+	if a.ExitCode != nil {
+		return strconv.Itoa(*a.ExitCode)
+	}
+	return "-"
+}
+
+func whyText(a orchestrator.AgentInfo) string {
+	why := a.Why
+	if a.QueuePos > 0 && a.QueueReason != "" {
+		why = a.QueueReason
+	}
+	if a.Source != "" && why != "" {
+		return why + " (" + a.Source + ")"
+	}
+	return why
+}
+
+// shortDuration prints d the way a person reads elapsed time: 45s, 3m12s,
+// 1h05m, 2d03h.
+func shortDuration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	case s < 86400:
+		return fmt.Sprintf("%dh%02dm", s/3600, s/60%60)
+	}
+	return fmt.Sprintf("%dd%02dh", s/86400, s/3600%24)
+}
+
+// clean makes untrusted text (titles come from the child's OSC sequences)
+// safe for one table cell: no control characters or tabs, at most max runes.
+func clean(s string, max int) string {
+	runes := []rune(s)
+	for i, r := range runes {
+		if unicode.IsControl(r) {
+			runes[i] = ' '
+		}
+	}
+	if len(runes) > max {
+		runes = append(runes[:max-1], '…')
+	}
+	if len(runes) == 0 {
+		return "-"
+	}
+	return string(runes)
+}
+
+// writeExplanation prints `agentgrid explain`.
+func writeExplanation(w io.Writer, ex orchestrator.Explanation, now time.Time) error {
+	a := ex.Agent
+	ew := &errWriter{w: w}
+	ew.printf("%s  %s\n", clean(a.ID, 16), clean(a.Title, 80))
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	field := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }
+	field("state:", string(a.State))
+	field("source:", orDash(clean(a.Source, 80)))
+	field("why:", orDash(clean(a.Why, 200)))
+	field("since:", when(a.Since, now))
+	field("confirmed:", when(a.Confirmed, now))
+	if a.ExitCode != nil {
+		field("exit code:", strconv.Itoa(*a.ExitCode))
+	}
+	if a.Subagents > 0 {
+		field("subagents:", strconv.Itoa(a.Subagents))
+	}
+	if a.Interrupted {
+		field("interrupted:", "yes, by the user")
+	}
+	if a.QueuePos > 0 {
+		field("queued:", fmt.Sprintf("position %d: %s", a.QueuePos, orDash(clean(a.QueueReason, 120))))
+	}
+	if a.LogPath != "" {
+		field("log:", a.LogPath)
+	}
+	_ = tw.Flush()
+
+	if len(ex.Evidence) > 0 {
+		ew.printf("\nlatest word of each source:\n")
+		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		for _, e := range ex.Evidence {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", clean(e.Source, 40), when(e.Time, now), clean(e.Says, 120))
+		}
+		_ = tw.Flush()
+	}
+
+	ew.printf("\nhistory (oldest first):\n")
+	if len(ex.History) == 0 {
+		ew.printf("  (no transitions recorded)\n")
+	}
+	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	for _, h := range ex.History {
+		from := string(h.From)
+		if from == "" {
+			from = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s -> %s\t%s\t%s\n", h.Time.Local().Format("15:04:05.000"), from, h.To,
+			orDash(clean(h.Source, 40)), clean(h.Why, 120))
+	}
+	_ = tw.Flush()
+	return ew.err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// when prints a moment as its age and clock time: "12s ago (14:03:05)".
+func when(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return fmt.Sprintf("%s ago (%s)", shortDuration(now.Sub(t)), t.Local().Format("15:04:05"))
+}
+
+// errWriter keeps the first write error so printing code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }

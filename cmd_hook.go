@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/spf13/cobra"
+)
+
+// Time budget of `agentgrid hook`: it runs inside the agent CLI's own hook
+// machinery, often before every tool call, so it must be quick whatever
+// happens. Reading stdin and talking to the session each get a slice.
+const (
+	hookReadBudget = 25 * time.Millisecond
+	hookSendBudget = 20 * time.Millisecond
+)
+
+func addHookCommands(root *cobra.Command) {
+	root.AddCommand(&cobra.Command{
+		Use:   "hook claude|codex|gemini|opencode [PAYLOAD]",
+		Short: "Pass an agent CLI's hook event to the session (used by the generated hook settings)",
+		Long: `agentgrid hook reads one hook payload of the named agent CLI — JSON on stdin for
+Claude Code, Gemini CLI and the OpenCode plugin, the last argument for Codex's
+notify program — turns it into a state signal for the agent in
+$AGENTGRID_AGENT_ID and sends it to the session in $AGENTGRID_SOCKET.
+
+It prints nothing (an agent CLI may show hook output to its model), always exits
+0, and gives up after a few tens of milliseconds, so a broken or absent session
+never slows the agent down. Problems go to the agentgrid log file.
+
+agentgrid writes the hook settings that call it for every agent it starts with a
+kind (agentgrid spawn --kind claude) and for a known orchestrator (agentgrid --
+claude); you do not need to configure it yourself.`,
+		Args:               cobra.ArbitraryArgs,
+		DisableFlagParsing: true, // the payload is data, even when it starts with "-"
+		SilenceUsage:       true,
+		SilenceErrors:      true,
+		RunE: func(_ *cobra.Command, args []string) error {
+			runHook(args, os.Stdin, os.Getenv, time.Now())
+			return nil
+		},
+	})
+}
+
+// runHook does all of `agentgrid hook` and never fails: every problem is
+// logged and swallowed.
+func runHook(args []string, stdin io.Reader, getenv func(string) string, start time.Time) {
+	if len(args) == 0 {
+		hookLog(getenv, "agentgrid hook: no agent CLI named; expected one of %s", strings.Join(hooks.CLIs(), ", "))
+		return
+	}
+	cli := args[0]
+	if !slices.Contains(hooks.CLIs(), cli) {
+		hookLog(getenv, "agentgrid hook: unknown agent CLI %q; expected one of %s", cli, strings.Join(hooks.CLIs(), ", "))
+		return
+	}
+	socket, id := getenv("AGENTGRID_SOCKET"), getenv("AGENTGRID_AGENT_ID")
+	if socket == "" || id == "" {
+		return // not inside a session: nothing to tell
+	}
+	var payload []byte
+	if cli == "codex" && len(args) > 1 {
+		payload = []byte(args[len(args)-1])
+	} else {
+		var ok bool
+		payload, ok = readBounded(stdin, hooks.MaxPayload, start.Add(hookReadBudget))
+		if !ok {
+			hookLog(getenv, "agentgrid hook %s: no complete payload on stdin within %v", cli, hookReadBudget)
+			return
+		}
+	}
+	sig, err := hooks.Adapt(cli, payload)
+	if err != nil {
+		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
+		return
+	}
+	if sig.State == "" && sig.Status == "" && sig.Why == "" && sig.SubagentDelta == 0 && !sig.SessionEnd {
+		return // an event the adapter does not map
+	}
+	if err := sendSignal(socket, id, cli, sig, time.Now().Add(hookSendBudget)); err != nil {
+		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
+	}
+}
+
+// readBounded reads r to EOF, up to max+1 bytes, until deadline. ok is false
+// when the writer did not finish in time or sent more than max bytes.
+func readBounded(r io.Reader, max int, deadline time.Time) ([]byte, bool) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+		done <- result{b, err}
+	}()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		return res.b, res.err == nil && len(res.b) <= max
+	case <-timer.C:
+		// The reader goroutine dies with the process.
+		return nil, false
+	}
+}
+
+// sendSignal writes one agent.signal JSON-RPC notification (no id, so the
+// session sends no reply to wait for) and hangs up.
+func sendSignal(socket, id, cli string, sig hooks.Signal, deadline time.Time) error {
+	params, err := json.Marshal(orchestrator.SignalParams{ID: id, CLI: cli, Signal: sig})
+	if err != nil {
+		return fmt.Errorf("encode the signal: %w", err)
+	}
+	line, err := json.Marshal(orchestrator.Request{JSONRPC: "2.0", Method: orchestrator.MethodAgentSignal, Params: params})
+	if err != nil {
+		return fmt.Errorf("encode the request: %w", err)
+	}
+	conn, err := net.DialTimeout("unix", socket, time.Until(deadline))
+	if err != nil {
+		return fmt.Errorf("reach the session at %s: %w", socket, err)
+	}
+	defer conn.Close()
+	_ = conn.SetWriteDeadline(deadline)
+	if _, err := conn.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("send to the session at %s: %w", socket, err)
+	}
+	return nil
+}
+
+// hookLog appends one line to the agentgrid log file; it never prints.
+func hookLog(getenv func(string) string, format string, args ...any) {
+	base := getenv("XDG_STATE_HOME")
+	if base == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	f, err := os.OpenFile(filepath.Join(base, "agentgrid", "agentgrid.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
+	fmt.Fprintf(f, "time=%s level=WARN msg=%q\n", time.Now().Format(time.RFC3339Nano), msg)
+}

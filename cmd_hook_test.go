@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgrid/agentgrid/orchestrator"
+)
+
+// hookListener is a stand-in session socket that records the lines it gets.
+func hookListener(t *testing.T) (string, <-chan string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	lines := make(chan string, 10)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				sc := bufio.NewScanner(c)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+			}()
+		}
+	}()
+	return path, lines
+}
+
+func hookEnv(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestRunHookSendsSignal(t *testing.T) {
+	sock, lines := hookListener(t)
+	state := t.TempDir()
+	env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a4", "XDG_STATE_HOME": state})
+	payload := `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"go test ./..."}}`
+	runHook([]string{"claude"}, strings.NewReader(payload), env, time.Now())
+	var line string
+	select {
+	case line = <-lines:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no signal reached the session")
+	}
+	var req orchestrator.Request
+	if err := json.Unmarshal([]byte(line), &req); err != nil {
+		t.Fatal(err)
+	}
+	if req.JSONRPC != "2.0" || req.Method != orchestrator.MethodAgentSignal || req.ID != nil {
+		t.Errorf("request = %s", line)
+	}
+	var p orchestrator.SignalParams
+	if err := json.Unmarshal(req.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != "a4" || p.CLI != "claude" || p.Signal.State != "running" || p.Signal.Status != "Bash: go test ./..." {
+		t.Errorf("params = %+v", p)
+	}
+
+	// Codex passes the payload as the last argument.
+	runHook([]string{"codex", `{"type":"agent-turn-complete","last-assistant-message":"ok"}`}, strings.NewReader(""), env, time.Now())
+	select {
+	case line = <-lines:
+		if !strings.Contains(line, `"cli":"codex"`) || !strings.Contains(line, `"state":"idle"`) {
+			t.Errorf("codex request = %s", line)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no codex signal reached the session")
+	}
+}
+
+// Whatever goes wrong, runHook returns quickly, prints nothing and logs at most.
+func TestRunHookNeverBlocksOrFails(t *testing.T) {
+	state := t.TempDir()
+	sock, lines := hookListener(t)
+	neverClosed, w := io.Pipe()
+	defer w.Close()
+	cases := []struct {
+		name  string
+		args  []string
+		stdin io.Reader
+		env   map[string]string
+		logs  string
+	}{
+		{"no session", []string{"claude"}, neverClosed, map[string]string{"XDG_STATE_HOME": state}, ""},
+		{"no args", nil, strings.NewReader(""), map[string]string{"XDG_STATE_HOME": state}, "no agent CLI named"},
+		{"unknown cli", []string{"vim"}, strings.NewReader("{}"), map[string]string{"XDG_STATE_HOME": state}, "unknown agent CLI"},
+		{"garbage", []string{"claude"}, strings.NewReader("not json"), map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, "not a JSON object"},
+		{"stdin never closes", []string{"gemini"}, neverClosed, map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, "no complete payload"},
+		{"session gone", []string{"claude"}, strings.NewReader(`{"hook_event_name":"Stop"}`), map[string]string{"AGENTGRID_SOCKET": filepath.Join(state, "gone.sock"), "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, "reach the session"},
+		{"unmapped event", []string{"claude"}, strings.NewReader(`{"hook_event_name":"Nope"}`), map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, ""},
+	}
+	logPath := filepath.Join(state, "agentgrid", "agentgrid.log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		_ = os.Remove(logPath)
+		start := time.Now()
+		runHook(tc.args, tc.stdin, hookEnv(tc.env), start)
+		// Generous against CI noise; the budget itself is 45 ms.
+		if d := time.Since(start); d > 500*time.Millisecond {
+			t.Errorf("%s: took %v", tc.name, d)
+		}
+		logged, _ := os.ReadFile(logPath)
+		if tc.logs == "" && len(logged) > 0 || tc.logs != "" && !strings.Contains(string(logged), tc.logs) {
+			t.Errorf("%s: log = %q, want %q", tc.name, logged, tc.logs)
+		}
+	}
+	select {
+	case line := <-lines:
+		t.Errorf("a signal was sent for a bad payload: %s", line)
+	default:
+	}
+}
+
+func TestReadBoundedRejectsOversizedPayload(t *testing.T) {
+	big := strings.NewReader(strings.Repeat("x", 101))
+	if _, ok := readBounded(big, 100, time.Now().Add(time.Second)); ok {
+		t.Error("an oversized payload was accepted")
+	}
+	b, ok := readBounded(strings.NewReader("{}"), 100, time.Now().Add(time.Second))
+	if !ok || string(b) != "{}" {
+		t.Errorf("readBounded = %q %v", b, ok)
+	}
+}

@@ -1,0 +1,237 @@
+// Command agentgrid is a terminal workbench for watching and steering many
+// agent processes at once: an orchestrator in the main view, the background
+// agents it starts in a live grid beside it, and a status line fed by hooks.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/panes"
+	"github.com/agentgrid/agentgrid/themes"
+	"github.com/agentgrid/agentgrid/ui"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	root := newRootCmd()
+	if err := root.Execute(); err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			if ee.msg != "" {
+				fmt.Fprintln(os.Stderr, "agentgrid: "+ee.msg)
+			}
+			os.Exit(ee.code)
+		}
+		fmt.Fprintln(os.Stderr, "agentgrid: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+// exitError carries a specific exit status out of a command.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+// sessionOptions are what the root command and `agentgrid demo` need to start a session.
+type sessionOptions struct {
+	ConfigPath string
+	Layout     string
+	Session    string
+	Argv       []string
+	Demo       bool
+}
+
+func newRootCmd() *cobra.Command {
+	var o sessionOptions
+	root := &cobra.Command{
+		Use:   "agentgrid [flags] [-- COMMAND [ARGS...]]",
+		Short: "A terminal workbench for watching and steering many agents at once",
+		Long: `agentgrid runs an orchestrator (your shell, or an agent CLI such as claude or codex)
+in the main view and shows every background agent it starts live in a grid beside it.
+
+Agents are started from inside the session with "agentgrid spawn", through the
+control socket, with the prefix key (ctrl+b c), or from [[startup]] in the config.
+Inside a session every child sees AGENTGRID_SOCKET, so scripts and agents can
+spawn, list, wait for, read and close agents with the same CLI.`,
+		Example: `  # try it: a scripted orchestrator spawns simulated agents
+  agentgrid demo
+
+  # your shell in the main view
+  agentgrid
+
+  # an agent CLI as the orchestrator, with hooks and the MCP server wired in
+  agentgrid -- claude
+
+  # from inside a session: start a background agent, wait for it, read its screen
+  id=$(agentgrid spawn --title tests -- go test ./...)
+  agentgrid wait "$id"; agentgrid capture "$id"`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
+				return exitError{2, fmt.Sprintf("unknown command %q; to run a program as the orchestrator put it after --, e.g. agentgrid -- %s", args[0], strings.Join(args, " "))}
+			}
+			o.Argv = args
+			return runSession(cmd, o)
+		},
+	}
+	f := root.Flags()
+	f.StringVar(&o.ConfigPath, "config", "", "config file read after the default locations")
+	f.StringVar(&o.Layout, "layout", "", "layout to start with: "+strings.Join(layout.Names(), ", "))
+	f.StringVar(&o.Session, "session", "", "session name (default: agentgrid-<pid>)")
+
+	addClientCommands(root)
+	addConfigCommands(root)
+	addHookCommands(root)
+	addMCPCommand(root)
+	addDemoCommands(root)
+	return root
+}
+
+// runSession loads the config, starts the engine and runs the UI until the user quits.
+func runSession(cmd *cobra.Command, o sessionOptions) error {
+	cfg, diags, err := config.Load(o.ConfigPath)
+	if err != nil {
+		return err
+	}
+	if len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(os.Stderr, d.String())
+		}
+		return exitError{1, fmt.Sprintf("the config has %d problem(s); fix them (agentgrid config check) and start again", len(diags))}
+	}
+	if o.Layout != "" {
+		cfg.Layout.Name = o.Layout
+		if ds := config.Validate(cfg); len(ds) > 0 {
+			return exitError{2, fmt.Sprintf("unknown layout %q; choose one of %s", o.Layout, strings.Join(layout.Names(), ", "))}
+		}
+	}
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return exitError{1, "agentgrid needs a terminal on stdin and stdout; use the client commands (agentgrid spawn, list, ...) from scripts"}
+	}
+	if os.Getenv("AGENTGRID_SOCKET") != "" && os.Getenv("AGENTGRID_NESTED") == "" {
+		return exitError{1, "already inside an agentgrid session (AGENTGRID_SOCKET is set); use agentgrid spawn to start agents, or set AGENTGRID_NESTED=1 to nest anyway"}
+	}
+
+	session := o.Session
+	if session == "" {
+		session = fmt.Sprintf("agentgrid-%d", os.Getpid())
+	}
+	stateDir, err := sessionStateDir(session)
+	if err != nil {
+		return err
+	}
+	logger, closeLog, err := openLog(cfg, stateDir)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	slog.SetDefault(logger)
+
+	palette, err := themes.Load(cfg.UI.Theme, filepath.Join(configHome(), "agentgrid", "themes"))
+	if err != nil {
+		return err
+	}
+
+	argv := o.Argv
+	if len(argv) == 0 {
+		argv = cfg.Orchestrator.Command
+	}
+	if len(argv) == 0 {
+		sh := os.Getenv("SHELL")
+		if sh == "" {
+			sh = "/bin/sh"
+		}
+		argv = []string{sh}
+	}
+
+	eng, err := orchestrator.New(cfg, orchestrator.Options{
+		Session:    session,
+		Spawner:    panes.PTYSpawner{},
+		StateDir:   stateDir,
+		SocketPath: orchestrator.SocketPath(session),
+		Env:        os.Environ(),
+		Logger:     logger,
+		Version:    version,
+	})
+	if err != nil {
+		return err
+	}
+	// A closed outer terminal (SIGHUP) ends the session the same way as quitting,
+	// so every agent's process group is still shut down.
+	ctx, cancel := signal.NotifyContext(cmd.Context(), syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	defer cancel()
+	// Shut the engine down on every way out, a panic in the UI included (ui.Run
+	// restores the terminal and re-panics), so no agent outlives the session.
+	defer func() { _ = eng.Shutdown(context.Background()) }()
+	if err := eng.Start(ctx, argv); err != nil {
+		return err
+	}
+	if err := ui.Run(ctx, eng, cfg, palette.Styles()); err != nil {
+		return err
+	}
+	return eng.Shutdown(context.Background())
+}
+
+// sessionStateDir is where a session keeps agent logs and generated files.
+func sessionStateDir(session string) (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the state directory: %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	dir := filepath.Join(base, "agentgrid", session)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create the state directory %s: %w", dir, err)
+	}
+	return dir, nil
+}
+
+func configHome() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".config")
+}
+
+// openLog opens the session's log file; logs never go to the screen.
+func openLog(cfg config.Config, stateDir string) (*slog.Logger, func(), error) {
+	path := cfg.Log.File
+	if path == "" {
+		path = filepath.Join(filepath.Dir(stateDir), "agentgrid.log")
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open the log file %s: %w", path, err)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.Log.Level)); err != nil {
+		level = slog.LevelInfo
+	}
+	h := slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})
+	return slog.New(h).With("session", filepath.Base(stateDir)), func() { _ = f.Close() }, nil
+}
