@@ -1,0 +1,93 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// allowedImports is the import rule of docs/ARCHITECTURE.md: which of our
+// packages each package's non-test code may import. Change both together.
+var allowedImports = map[string][]string{
+	"config":          {"layout"},
+	"layout":          {},
+	"themes":          {},
+	"panes/vterm":     {},
+	"panes":           {"panes/vterm"},
+	"panes/panestest": {"panes"},
+	"hooks":           {"config"},
+	"orchestrator":    {"config", "hooks", "layout", "panes", "panes/vterm"},
+	"ui":              {"config", "hooks", "layout", "orchestrator", "panes/vterm", "themes"},
+	"demo":            {"orchestrator"},
+	"bench":           {"hooks", "orchestrator", "panes/vterm"},
+	"e2e":             {},
+}
+
+const modulePath = "github.com/agentgrid/agentgrid/"
+
+// TestImportRules keeps the package graph the one docs/ARCHITECTURE.md describes.
+func TestImportRules(t *testing.T) {
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		if pkg == "." {
+			return nil // package main may import everything
+		}
+		allowed, ok := allowedImports[pkg]
+		if !ok {
+			t.Errorf("package %s is not in the import rules; add it to docs/ARCHITECTURE.md and allowedImports", pkg)
+			return nil
+		}
+		seen[pkg] = true
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			if !strings.HasPrefix(p, modulePath) {
+				continue
+			}
+			dep := strings.TrimPrefix(p, modulePath)
+			if !contains(allowed, dep) {
+				t.Errorf("%s imports %s, which docs/ARCHITECTURE.md does not allow for %s (allowed: %v)", path, dep, pkg, allowed)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for pkg := range allowedImports {
+		if !seen[pkg] && pkg != "e2e" { // e2e holds only tests
+			missing = append(missing, pkg)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("import rules list packages that no longer exist: %v", missing)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
