@@ -161,7 +161,14 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 			return
 		}
 		if user {
+			wasWaiting := a.f.State == StateWaiting
 			e.apply(a, evidence{Kind: evInput, Interrupt: isInterruptKey(data)})
+			if wasWaiting && a.f.State != StateWaiting {
+				// The agent's status entry says what it was waiting for (a
+				// permission prompt, a question); once the user answers, that
+				// text is no longer true, whatever the answer was.
+				e.status.Clear(id)
+			}
 			e.publish()
 		}
 	}); derr != nil {

@@ -303,6 +303,10 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	if a.Why != "user answered" || a.Source != SourceInput {
 		t.Fatalf("after input: %+v", a)
 	}
+	// What it waited for is no longer shown once the user answered.
+	if s := e.Status().ForAgent(in.ID); len(s) != 0 {
+		t.Fatalf("status after the answer = %+v, want none", s)
+	}
 	// Esc, then the Stop hook: interrupted.
 	if err := e.Input(in.ID, []byte("\x1b")); err != nil {
 		t.Fatal(err)
