@@ -17,11 +17,14 @@ import (
 )
 
 // Time budget of `agentgrid hook`: it runs inside the agent CLI's own hook
-// machinery, often before every tool call, so it must be quick whatever
-// happens. Reading stdin and talking to the session each get a slice.
+// machinery, often before every tool call, so it must never hang. The CLI
+// writes the payload and closes stdin at once and a live session answers in
+// a few milliseconds, so these caps only matter on a loaded machine, where a
+// dropped event would leave a wrong state on screen: they are generous enough
+// not to drop events there. With no session the dial fails immediately.
 const (
-	hookReadBudget = 25 * time.Millisecond
-	hookSendBudget = 20 * time.Millisecond
+	hookReadBudget = 250 * time.Millisecond
+	hookSendBudget = 250 * time.Millisecond
 )
 
 func addHookCommands(root *cobra.Command) {
