@@ -297,3 +297,45 @@ func TestResizeHeightKeepsHistoryOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestUsedLengthTracking scrolls rows into history after the operations
+// that move a row's high-water mark and checks what history keeps: a short
+// row after a long one, background-coloured erases (which count as used),
+// insert/delete of characters and wide characters.
+func TestUsedLengthTracking(t *testing.T) {
+	term := New(10, 3, WithScrollback(100))
+	steps := []string{
+		"0123456789\r\n",                      // full row
+		"ab\r\n",                              // short row on a recycled full row
+		"abcdef\x1b[3D\x1b[K\r\n",             // EL 0 with default bg shrinks it to "abc"
+		"\x1b[44m\x1b[2K\x1b[m\r\n",           // BCE erase: a blue row, used to the end
+		"abc\x1b[1G\x1b[44m\x1b[2@\x1b[m\r\n", // ICH with a coloured blank
+		"abcdefghij\x1b[1G\x1b[3P\r\n",        // DCH shifts left, default blanks enter
+		"x中文\r\n",                             // wide characters
+		"\x1b[41m\r\n\r\n\r\n\x1b[m",          // rows scrolled in while the pen is red
+	}
+	for _, s := range steps {
+		term.Write([]byte(s))
+		checkInvariants(t, term)
+	}
+	want := []string{"0123456789", "ab", "abc", "", "  abc", "defghij", "x中文"}
+	for i, w := range want {
+		if got := term.HistoryLine(i, false); got != w {
+			t.Errorf("history line %d = %q, want %q", i, got, w)
+		}
+	}
+	if got := term.HistoryLine(3, true); !strings.Contains(got, "44m") {
+		t.Errorf("BCE-erased row lost its background in history: %q", got)
+	}
+	if got := term.HistoryLine(4, true); !strings.Contains(got, "44m") {
+		t.Errorf("ICH blanks lost their background in history: %q", got)
+	}
+	// The rows that entered with a red pen are red to the end (BCE).
+	term.mu.Lock()
+	ln := term.scr.row(1)
+	used, bg := ln.used, ln.cells[9].bg
+	term.mu.Unlock()
+	if used != 10 || bg == 0 {
+		t.Errorf("row scrolled in with a red pen: used %d, last bg %v; want 10 and red", used, bg)
+	}
+}

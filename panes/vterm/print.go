@@ -207,7 +207,24 @@ func computeCouldExtend(r rune, w int) bool {
 	if r < 0x300 {
 		return false
 	}
-	return r == 0x200d || (r >= 0xfe00 && r <= 0xfe0f) || mayExtend(r) || w == 0
+	if r == 0x200d || (r >= 0xfe00 && r <= 0xfe0f) || mayExtend(r) || w == 0 {
+		return true
+	}
+	// Marks the width table counts as one cell but the renderer's
+	// segmenter joins to the previous character (e.g. newer combining
+	// marks outside the ranges above) must attach too, or the rendered
+	// row would come out a cell short.
+	return w == 1 && joinsPrevious(r)
+}
+
+// joinsPrevious reports whether r continues the grapheme cluster of a
+// plain letter before it, as the outer renderer segments text.
+func joinsPrevious(r rune) bool {
+	var buf [1 + utf8.UTFMax]byte
+	buf[0] = 'a'
+	n := 1 + utf8.EncodeRune(buf[1:], r)
+	cluster, _ := ansi.FirstGraphemeCluster(buf[:n], ansi.GraphemeWidth)
+	return len(cluster) == n
 }
 
 // Per-rune properties for the Basic Multilingual Plane, computed once:

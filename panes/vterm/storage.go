@@ -261,23 +261,16 @@ func encodeRow(dst []byte, cs []cell) []byte {
 		pos += runHeader
 		count := 0
 		if narrow && !wide {
-			// One combined test per cell and bounds known up front keep
-			// this loop tight: it runs once per cell of every row that
-			// scrolls into history.
-			run := cs[i:min(len(cs), i+0x7fff)]
-			o := out[pos:]
-			o = o[:len(run)]
-			count = len(run)
-			for k := range run {
-				d := &run[k]
-				if uint32(d.fg^fg)|uint32(d.bg^bg)|(d.attr^st)|(d.ch&^0x7f) != 0 {
-					count = k
+			for i < len(cs) && count < 0x7fff {
+				d := cs[i]
+				if d.fg != fg || d.bg != bg || d.attr != st || d.ch >= 0x80 {
 					break
 				}
-				o[k] = byte(d.ch)
+				out[pos] = byte(d.ch)
+				pos++
+				count++
+				i++
 			}
-			pos += count
-			i += count
 			if count == 0 {
 				// An orphan continuation cell: store it as a blank.
 				out[pos] = 0
