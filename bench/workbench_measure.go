@@ -1,0 +1,385 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentgrid/agentgrid/orchestrator"
+)
+
+// idle measures the CPU of a session with 16 idle shells over 10 s.
+func (e *wbEnv) idle() wbRow {
+	row := wbRow{Name: fmt.Sprintf("idle CPU, %d idle panes, %v", wbIdlePanes, wbIdleFor), Unit: "%", Agentgrid: math.NaN(), Tmux: math.NaN(),
+		Note: "240x70, tiled; % of one core; agentgrid process vs tmux server+client"}
+	if v, out, err := e.idleAgentgrid(); err != nil {
+		row.Note += "; agentgrid: " + err.Error()
+	} else {
+		row.Agentgrid = v
+		row.Note += fmt.Sprintf("; agentgrid wrote %d bytes to the terminal meanwhile", out)
+	}
+	if v, out, err := e.idleTmux(); err != nil {
+		row.Note += "; tmux: " + err.Error()
+	} else {
+		row.Tmux = v
+		row.Note += fmt.Sprintf(", tmux %d", out)
+	}
+	return row
+}
+
+func (e *wbEnv) idleAgentgrid() (cpu float64, written int64, err error) {
+	s, err := e.startAgentgrid("tiled", 240, 70)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer s.close()
+	for i := range wbIdlePanes {
+		ctx, cancel := wbCall()
+		_, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: fmt.Sprintf("idle-%d", i+1), Argv: []string{"sh"}})
+		cancel()
+		if err != nil {
+			return 0, 0, err
+		}
+	}
+	// Settle: every shell printed its prompt and the agents were judged
+	// idle, so the window measures the steady state.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_ = wbWaitUntil(ctx, 200*time.Millisecond, func() bool {
+		c, cancel := wbCall()
+		defer cancel()
+		as, err := s.client.List(c)
+		if err != nil {
+			return false
+		}
+		idle := 0
+		for _, a := range as {
+			if a.State == orchestrator.StateIdle {
+				idle++
+			}
+		}
+		return idle >= wbIdlePanes
+	})
+	time.Sleep(time.Second)
+	e.logf("agentgrid idle: measuring %v", wbIdleFor)
+	before := s.term.written.Load()
+	cpu, err = wbCPUOver(wbIdleFor, s.pid())
+	return cpu, s.term.written.Load() - before, err
+}
+
+func (e *wbEnv) idleTmux() (cpu float64, written int64, err error) {
+	s, err := e.startTmux(240, 70)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer s.close()
+	for range wbIdlePanes {
+		if _, err := s.ctl.run("split-window -d sh"); err != nil {
+			return 0, 0, err
+		}
+		// Re-tile after each split, or the last splits find no room.
+		if _, err := s.ctl.run("select-layout tiled"); err != nil {
+			return 0, 0, err
+		}
+	}
+	pids, err := s.pids()
+	if err != nil {
+		return 0, 0, err
+	}
+	time.Sleep(2 * time.Second)
+	e.logf("tmux idle: measuring %v", wbIdleFor)
+	before := s.term.written.Load()
+	cpu, err = wbCPUOver(wbIdleFor, pids...)
+	return cpu, s.term.written.Load() - before, err
+}
+
+// wbSpawnProbe is the command whose first output is waited for. The marker is
+// built by printf so it never appears in the command line itself.
+func wbSpawnProbe(i int) (cmd, marker string) {
+	n := 1000 + i
+	return fmt.Sprintf("printf '%%s-%%s\\n' ready %d; exec sleep 1000", n), fmt.Sprintf("ready-%d", n)
+}
+
+// spawn measures request -> first output, in the session's own capture and
+// on the user's screen.
+func (e *wbEnv) spawn() []wbRow {
+	capRow := wbRow{Name: "spawn -> first output in capture (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
+		Note: fmt.Sprintf("%d spawns; socket agent.spawn vs split-window", wbSpawns)}
+	scrRow := wbRow{Name: "spawn -> first output on screen (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
+		Note: "seen in the outer terminal"}
+	if c, s, err := e.spawnAgentgrid(); err != nil {
+		capRow.Note += "; agentgrid: " + err.Error()
+	} else {
+		capRow.Agentgrid, scrRow.Agentgrid = wbPercentile(c, 50), wbPercentile(s, 50)
+	}
+	if c, s, err := e.spawnTmux(); err != nil {
+		capRow.Note += "; tmux: " + err.Error()
+	} else {
+		capRow.Tmux, scrRow.Tmux = wbPercentile(c, 50), wbPercentile(s, 50)
+	}
+	return []wbRow{capRow, scrRow}
+}
+
+func (e *wbEnv) spawnAgentgrid() (inCapture, onScreen []float64, err error) {
+	s, err := e.startAgentgrid("main-vertical", 240, 70)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.close()
+	for i := range wbSpawns {
+		cmd, marker := wbSpawnProbe(i)
+		ctx, cancel := wbCall()
+		t0 := time.Now()
+		a, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: "probe", Argv: []string{"sh", "-c", cmd}})
+		if err != nil {
+			cancel()
+			return nil, nil, err
+		}
+		err = wbWaitUntil(ctx, 500*time.Microsecond, func() bool {
+			text, err := s.client.Capture(ctx, a.ID, false, 0)
+			return err == nil && strings.Contains(text, marker)
+		})
+		if err != nil {
+			cancel()
+			return nil, nil, fmt.Errorf("agent %s never printed its marker: %w", a.ID, err)
+		}
+		inCapture = append(inCapture, wbMS(time.Since(t0)))
+		if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
+			cancel()
+			return nil, nil, err
+		}
+		onScreen = append(onScreen, wbMS(time.Since(t0)))
+		_ = s.client.CloseAgent(ctx, a.ID)
+		_ = wbWaitUntil(ctx, 5*time.Millisecond, func() bool {
+			info, err := s.client.Agent(ctx, a.ID)
+			return err != nil || info.State.Finished()
+		})
+		cancel()
+	}
+	return inCapture, onScreen, nil
+}
+
+func (e *wbEnv) spawnTmux() (inCapture, onScreen []float64, err error) {
+	s, err := e.startTmux(240, 70)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.close()
+	for i := range wbSpawns {
+		cmd, marker := wbSpawnProbe(i)
+		t0 := time.Now()
+		out, err := s.ctl.run("split-window -d -P -F '#{pane_id}' " + wbTmuxQuote(cmd))
+		if err != nil || len(out) == 0 {
+			return nil, nil, fmt.Errorf("split-window: %v", err)
+		}
+		pane := strings.TrimSpace(out[0])
+		ctx, cancel := wbCall()
+		err = wbWaitUntil(ctx, 500*time.Microsecond, func() bool {
+			lines, err := s.ctl.run("capture-pane -p -t " + pane)
+			return err == nil && strings.Contains(strings.Join(lines, "\n"), marker)
+		})
+		cancel()
+		if err != nil {
+			return nil, nil, fmt.Errorf("pane %s never printed its marker: %w", pane, err)
+		}
+		inCapture = append(inCapture, wbMS(time.Since(t0)))
+		if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
+			return nil, nil, err
+		}
+		onScreen = append(onScreen, wbMS(time.Since(t0)))
+		if _, err := s.ctl.run("kill-pane -t " + pane); err != nil {
+			return nil, nil, err
+		}
+	}
+	return inCapture, onScreen, nil
+}
+
+// wbFloodCmd prints wbFloodSize bytes, then a marker, then stays so the pane
+// (and its last screen) stays up.
+func wbFloodCmd() string {
+	return fmt.Sprintf("yes '%s' | head -c %d; printf '%%s-%%s\\n' FLOOD DONE; exec sleep 1000", wbFloodLine, wbFloodSize)
+}
+
+// wbFlood is one side's flood figures.
+type wbFlood struct {
+	drained time.Duration
+	echo    []float64 // keystroke -> echo latencies, ms
+	missed  int       // keystrokes not echoed within the probe timeout
+}
+
+// flood starts 8 panes printing 20 MB each and, until they are drained,
+// types into the focused shell and times each echo.
+func (e *wbEnv) flood() []wbRow {
+	note := fmt.Sprintf("%d panes x %d MB, 240x70 main-vertical", wbFloodN, wbFloodSize/1_000_000)
+	drain := wbRow{Name: fmt.Sprintf("flood %dx%d MB: all output drained", wbFloodN, wbFloodSize/1_000_000), Unit: "s", Agentgrid: math.NaN(), Tmux: math.NaN(), Note: note}
+	p50 := wbRow{Name: "flood: keystroke -> echo p50", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(), Note: "focused shell, echo seen on the outer screen"}
+	p99 := wbRow{Name: "flood: keystroke -> echo p99", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN()}
+	fill := func(side string, r wbFlood, err error, set func(*wbRow, float64)) {
+		if err != nil {
+			drain.Note += "; " + side + ": " + err.Error()
+			return
+		}
+		set(&drain, r.drained.Seconds())
+		set(&p50, wbPercentile(r.echo, 50))
+		set(&p99, wbPercentile(r.echo, 99))
+		p99.Note += fmt.Sprintf("%s %d keys", side, len(r.echo))
+		if r.missed > 0 {
+			p99.Note += fmt.Sprintf(" (%d not echoed in 5s)", r.missed)
+		}
+		p99.Note += "; "
+	}
+	r, err := e.floodAgentgrid()
+	fill("agentgrid", r, err, func(w *wbRow, v float64) { w.Agentgrid = v })
+	r, err = e.floodTmux()
+	fill("tmux", r, err, func(w *wbRow, v float64) { w.Tmux = v })
+	p99.Note = strings.TrimSuffix(p99.Note, "; ")
+	return []wbRow{drain, p50, p99}
+}
+
+// wbProbeEchoes types into the focused shell until stop is set, timing how
+// long each character takes to show on the prompt line.
+func wbProbeEchoes(t *wbTerminal, stop *atomic.Bool, res *wbFlood) {
+	const timeout = 5 * time.Second
+	typed := ""
+	for i := 0; !stop.Load(); i++ {
+		if len(typed) >= 40 {
+			// ctrl+u empties the line (not timed).
+			_ = t.typeKeys("\x15")
+			typed = ""
+			if err := t.waitScreen(timeout, func(sc string) bool { return wbPromptLine(sc) == "" }); err != nil {
+				res.missed++
+			}
+		}
+		ch := string(rune('a' + i%26))
+		want := typed + ch
+		t0 := time.Now()
+		if err := t.typeKeys(ch); err != nil {
+			return
+		}
+		if err := t.waitScreen(timeout, func(sc string) bool { return wbPromptLine(sc) == want }); err != nil {
+			res.missed++
+			res.echo = append(res.echo, wbMS(timeout))
+		} else {
+			res.echo = append(res.echo, wbMS(time.Since(t0)))
+		}
+		typed = want
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// wbPromptLine returns what is typed after the last shell prompt on screen.
+func wbPromptLine(screen string) string {
+	// Text() trims trailing blanks, so an empty line ends in "bench$".
+	p := strings.TrimSpace(wbPrompt)
+	i := strings.LastIndex(screen, p)
+	if i < 0 {
+		return "\x00"
+	}
+	rest := screen[i+len(p):]
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	// Cut at the pane's border (agentgrid) or divider (tmux).
+	if j := strings.IndexAny(rest, "│┃|"); j >= 0 {
+		rest = rest[:j]
+	}
+	return strings.TrimSpace(rest)
+}
+
+func (e *wbEnv) floodAgentgrid() (wbFlood, error) {
+	var res wbFlood
+	s, err := e.startAgentgrid("main-vertical", 240, 70)
+	if err != nil {
+		return res, err
+	}
+	defer s.close()
+	var stop atomic.Bool
+	probed := make(chan struct{})
+	t0 := time.Now()
+	var ids []string
+	for i := range wbFloodN {
+		ctx, cancel := wbCall()
+		a, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: fmt.Sprintf("flood-%d", i+1), Argv: []string{"sh", "-c", wbFloodCmd()}})
+		cancel()
+		if err != nil {
+			return res, err
+		}
+		ids = append(ids, a.ID)
+	}
+	go func() { wbProbeEchoes(s.term, &stop, &res); close(probed) }()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	left := map[string]bool{}
+	for _, id := range ids {
+		left[id] = true
+	}
+	err = wbWaitUntil(ctx, 50*time.Millisecond, func() bool {
+		for id := range left {
+			c, cancel := wbCall()
+			text, err := s.client.Capture(c, id, false, 0)
+			cancel()
+			if err == nil && strings.Contains(text, "FLOOD-DONE") {
+				delete(left, id)
+			}
+		}
+		return len(left) == 0
+	})
+	res.drained = time.Since(t0)
+	stop.Store(true)
+	<-probed
+	if err != nil {
+		return res, fmt.Errorf("%d panes not drained after 5m", len(left))
+	}
+	e.logf("agentgrid flood drained in %v", res.drained)
+	return res, nil
+}
+
+func (e *wbEnv) floodTmux() (wbFlood, error) {
+	var res wbFlood
+	s, err := e.startTmux(240, 70)
+	if err != nil {
+		return res, err
+	}
+	defer s.close()
+	var stop atomic.Bool
+	probed := make(chan struct{})
+	t0 := time.Now()
+	var panes []string
+	for range wbFloodN {
+		out, err := s.ctl.run("split-window -d -P -F '#{pane_id}' " + wbTmuxQuote(wbFloodCmd()))
+		if err != nil || len(out) == 0 {
+			return res, fmt.Errorf("split-window: %v", err)
+		}
+		panes = append(panes, strings.TrimSpace(out[0]))
+		if _, err := s.ctl.run("select-layout main-vertical"); err != nil {
+			return res, err
+		}
+	}
+	go func() { wbProbeEchoes(s.term, &stop, &res); close(probed) }()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	left := map[string]bool{}
+	for _, p := range panes {
+		left[p] = true
+	}
+	err = wbWaitUntil(ctx, 50*time.Millisecond, func() bool {
+		for p := range left {
+			lines, err := s.ctl.run("capture-pane -p -t " + p)
+			if err == nil && strings.Contains(strings.Join(lines, "\n"), "FLOOD-DONE") {
+				delete(left, p)
+			}
+		}
+		return len(left) == 0
+	})
+	res.drained = time.Since(t0)
+	stop.Store(true)
+	<-probed
+	if err != nil {
+		return res, fmt.Errorf("%d panes not drained after 5m", len(left))
+	}
+	e.logf("tmux flood drained in %v", res.drained)
+	return res, nil
+}
