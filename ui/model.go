@@ -5,6 +5,11 @@
 // Panes are not Bubble Tea models. Their reader goroutines feed the
 // terminals and poke the engine; a frame pump turns those pokes into at most
 // ui.fps frame messages a second, and nothing runs while nothing changes.
+//
+// Run drives the model with agentgrid's own event loop rather than a
+// tea.Program: it sets the terminal up itself, decodes input into the same
+// tea messages, and writes each new view at once as the rows that changed,
+// so there is no render ticker waking an idle session or delaying a frame.
 package ui
 
 import (

@@ -22,6 +22,12 @@ const pumpBurst = 3
 // typically the echo of a key) may borrow the next interval's frame, so it
 // is drawn at once even while other panes flood; the average rate stays
 // within the limit because the borrowed frame is paid back.
+//
+// Frames during a flood are not slowed further: a frame costs the event
+// loop a composition and a write of the rows that changed, cheap enough
+// that halving the rate under load only delayed whatever came next (a new
+// agent's first output waited two intervals behind the churn of closing
+// the last one).
 type framePump struct {
 	changed  []<-chan struct{}
 	urgent   <-chan struct{}
@@ -57,11 +63,6 @@ func (p *framePump) run(ctx context.Context) {
 	// urgent frame may take them down to minus one.
 	tokens := full
 	var stamp time.Time // when tokens was last brought up to date
-	// flooding is set while changes keep coming faster than the limit:
-	// ordinary frames then cost two intervals (half the rate), which
-	// leaves the CPU to the panes' readers and to urgent frames, like
-	// tmux slowing its redraws of a pane that floods.
-	flooding := false
 	for {
 		if p.idle != nil {
 			p.idle()
@@ -75,18 +76,12 @@ func (p *framePump) run(ctx context.Context) {
 		case <-p.urgent:
 			urgent = true
 		}
-		cost := p.interval
-		waited := false
 	wait:
 		for !stamp.IsZero() {
 			now := p.now()
 			tokens = min(tokens+now.Sub(stamp), full)
 			stamp = now
-			cost = p.interval
-			if flooding && !urgent {
-				cost = 2 * p.interval
-			}
-			need := cost
+			need := p.interval
 			if urgent {
 				need = 0
 			}
@@ -94,7 +89,6 @@ func (p *framePump) run(ctx context.Context) {
 			if wait <= 0 {
 				break
 			}
-			waited = true
 			select {
 			case <-ctx.Done():
 				return
@@ -115,10 +109,7 @@ func (p *framePump) run(ctx context.Context) {
 			}
 		}
 		p.send(frameMsg{})
-		tokens -= cost
+		tokens -= p.interval
 		stamp = p.now()
-		if !urgent {
-			flooding = waited
-		}
 	}
 }

@@ -2,15 +2,18 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
+	"sync"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/orchestrator"
@@ -66,66 +69,198 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, options .
 		defer stop()
 	}
 
-	popts := []tea.ProgramOption{
-		tea.WithContext(ctx),
-		// Panics are ours to handle: the terminal is restored below and the
-		// panic re-raised, so a crash is never silent nor leaves a raw tty.
-		tea.WithoutCatchPanics(),
+	t, err := openTerminal(&opts)
+	if err != nil {
+		return fmt.Errorf("run the terminal UI: %w", err)
 	}
-	// The renderer flushes only on its own ticker (it cannot flush on the
-	// leading edge), which also wakes it at this rate while nothing
-	// changes: ui.fps trades idle wakeups against the wait between a new
-	// frame and its flush (up to 1/fps).
-	if cfg.UI.FPS > 0 {
-		popts = append(popts, tea.WithFPS(cfg.UI.FPS))
+	width, height := t.size(&opts, opts.env)
+	// The first view says which terminal modes the session wants.
+	v := m.View()
+	if err := t.setup(v); err != nil {
+		return fmt.Errorf("run the terminal UI: %w", err)
 	}
-	if opts.input != nil {
-		popts = append(popts, tea.WithInput(opts.input))
-	}
-	if opts.output != nil {
-		popts = append(popts, tea.WithOutput(opts.output))
-	}
-	if opts.width > 0 && opts.height > 0 {
-		popts = append(popts, tea.WithWindowSize(opts.width, opts.height))
-	}
-	if opts.env != nil {
-		popts = append(popts, tea.WithEnvironment(opts.env))
-	}
-	p := tea.NewProgram(m, popts...)
+	l := &loop{ctx: ctx, m: m, msgs: make(chan tea.Msg), scr: newScreen(t.frameWriter(opts.env), v.MouseMode)}
 
+	in, err := startInput(ctx, t.in, getenv(opts.env, "TERM"), l.send)
+	if err != nil {
+		l.scr.close()
+		t.restore(0)
+		return fmt.Errorf("run the terminal UI: read the terminal: %w", err)
+	}
+	var restoreOnce sync.Once
+	// restore gives the terminal back: no more reads, the last frame out,
+	// every mode undone, raw mode left. Any goroutine may call it, first
+	// thing on a panic.
+	restore := func() {
+		restoreOnce.Do(func() {
+			cancel()
+			in.stop()
+			l.scr.close()
+			t.restore(l.scr.style)
+		})
+	}
+	defer restore()
+	l.crash = func(where string, r any) {
+		restore()
+		fmt.Fprintf(opts.stderr, "\r\nagentgrid: internal error%s, terminal restored: %v\r\n%s", where, r, debug.Stack())
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			p.Kill()
-			fmt.Fprintf(opts.stderr, "\r\nagentgrid: internal error, terminal restored: %v\r\n%s", r, debug.Stack())
+			l.crash("", r)
 			panic(r)
 		}
 	}()
+
+	if t.outTTY != nil {
+		winch := make(chan os.Signal, 1)
+		signal.Notify(winch, syscall.SIGWINCH)
+		defer signal.Stop(winch)
+		go l.watchSize(t.outTTY, winch)
+	}
 
 	changed := []<-chan struct{}{eng.Changed()}
 	if st := eng.Status(); st != nil {
 		changed = append(changed, st.Changed())
 	}
-	pump := newFramePump(p.Send, cfg.UI.FPS, eng.FocusOutput(), changed...)
+	pump := newFramePump(l.send, cfg.UI.FPS, eng.FocusOutput(), changed...)
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				p.Kill()
-				fmt.Fprintf(opts.stderr, "\r\nagentgrid: internal error in the frame pump, terminal restored: %v\r\n%s", r, debug.Stack())
+				l.crash(" in the frame pump", r)
 				panic(r)
 			}
 		}()
 		pump.run(ctx)
 	}()
 
-	_, err = p.Run()
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
-		// The caller's context ended the session: not a failure.
-		return nil
+	l.handle(tea.WindowSizeMsg{Width: width, Height: height})
+	for {
+		select {
+		case <-ctx.Done():
+			// The caller's context ended the session: not a failure.
+			return nil
+		case msg := <-l.msgs:
+			if l.handle(msg) {
+				return nil
+			}
+		}
 	}
-	return fmt.Errorf("run the terminal UI: %w", err)
+}
+
+// loop is the session's event loop: one goroutine (Run's) takes messages
+// from the input, the frame pump, resizes and finished commands, runs the
+// model's Update, and hands the view to the screen writer when it changed.
+// Commands run in goroutines of their own.
+type loop struct {
+	ctx   context.Context
+	m     *Model
+	msgs  chan tea.Msg
+	scr   *screen
+	last  frame                     // the frame last handed to the screen
+	crash func(where string, r any) // restores the terminal and reports a panic
+}
+
+// clearScreenMsg is what tea.ClearScreen returns; its type is Bubble Tea's
+// own, so the loop recognises it by value.
+var clearScreenMsg = tea.ClearScreen()
+
+// send delivers msg to the loop, or drops it once the session has ended.
+func (l *loop) send(msg tea.Msg) {
+	select {
+	case l.msgs <- msg:
+	case <-l.ctx.Done():
+	}
+}
+
+// handle processes one message and reports whether the session ends.
+func (l *loop) handle(msg tea.Msg) (quit bool) {
+	repaint := false
+	switch msg := msg.(type) {
+	case nil:
+		return false
+	case tea.QuitMsg:
+		return true
+	case tea.BatchMsg:
+		for _, cmd := range msg {
+			l.exec(cmd)
+		}
+		return false
+	case tea.RawMsg:
+		l.scr.raw(fmt.Sprint(msg.Msg))
+		return false
+	case tea.WindowSizeMsg:
+		if msg.Width <= 0 || msg.Height <= 0 {
+			return false
+		}
+		// The outer terminal may have reflowed or scrolled what it showed
+		// while resizing: draw everything again.
+		repaint = true
+	}
+	if msg == clearScreenMsg {
+		l.scr.show(l.last, true)
+		return false
+	}
+	_, cmd := l.m.Update(msg)
+	l.exec(cmd)
+	l.draw(repaint)
+	return false
+}
+
+// draw hands the model's view to the screen when it differs from the last
+// one. View returns its cached frame when nothing changed, so this costs a
+// pointer comparison after an Update that changed nothing on screen.
+func (l *loop) draw(repaint bool) {
+	v := l.m.View()
+	f := frame{content: v.Content, mouse: v.MouseMode}
+	if v.Cursor != nil {
+		c := *v.Cursor // the writer reads it from its own goroutine
+		f.cursor = &c
+	}
+	if !repaint && sameFrame(f, l.last) {
+		return
+	}
+	l.last = f
+	l.scr.show(f, repaint)
+}
+
+// exec runs cmd in its own goroutine and sends its message to the loop; a
+// batch's commands each get a goroutine.
+func (l *loop) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				l.crash(" in a command", r)
+				panic(r)
+			}
+		}()
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				l.exec(c)
+			}
+			return
+		}
+		if msg != nil {
+			l.send(msg)
+		}
+	}()
+}
+
+// watchSize sends the terminal's new size after each SIGWINCH.
+func (l *loop) watchSize(f term.File, winch <-chan os.Signal) {
+	for {
+		select {
+		case <-l.ctx.Done():
+			return
+		case <-winch:
+			if w, h, err := term.GetSize(f.Fd()); err == nil {
+				l.send(tea.WindowSizeMsg{Width: w, Height: h})
+			}
+		}
+	}
 }
 
 // cpuProfileEnv names a file that receives a CPU profile of the session

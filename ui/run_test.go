@@ -31,8 +31,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestRunDrawsAndQuits runs the real Bubble Tea program over pipes: the
-// first frame comes from an engine poke, and ctrl+b q y quits.
+// TestRunDrawsAndQuits runs the real event loop over pipes: the terminal
+// is set up, the first frame comes from an engine poke, ctrl+b q y quits,
+// and everything set up is undone in reverse order.
 func TestRunDrawsAndQuits(t *testing.T) {
 	eng := newFakeEngine(testSnapshot(), time.Now)
 	cfg := testConfig()
@@ -61,6 +62,31 @@ func TestRunDrawsAndQuits(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return after quitting")
+	}
+	got := out.String()
+	setup := []string{"\x1b[?1049h", "\x1b[?25l", "\x1b[?2004h", "\x1b[?1004h", "\x1b]2;agentgrid\a", "\x1b[>4;2m", "\x1b[>5u"}
+	teardown := []string{"\x1b[<1u", "\x1b[>4m", "\x1b]2;\a", "\x1b[?1002l", "\x1b[?1004l", "\x1b[?2004l", "\x1b[?25h", "\x1b[?1049l"}
+	checkOrder(t, got, setup)
+	checkOrder(t, got[strings.LastIndex(got, "Quit agentgrid?"):], teardown)
+	if !strings.Contains(got, "\x1b[?1002h\x1b[?1006h") {
+		t.Error("the mouse was not turned on")
+	}
+	if !strings.HasSuffix(got, "\x1b[?1049l") {
+		t.Errorf("output does not end leaving the alternate screen: %q", got[max(len(got)-200, 0):])
+	}
+}
+
+// checkOrder checks that seqs appear in s in that order.
+func checkOrder(t *testing.T, s string, seqs []string) {
+	t.Helper()
+	at := 0
+	for _, q := range seqs {
+		i := strings.Index(s[at:], q)
+		if i < 0 {
+			t.Errorf("%q missing or out of order", q)
+			continue
+		}
+		at += i + len(q)
 	}
 }
 

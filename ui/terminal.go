@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+)
+
+// terminal is the outer terminal agentgrid draws on: where input comes
+// from, where output goes, and what has to be undone on the way out.
+type terminal struct {
+	in  io.Reader
+	out io.Writer
+	// inTTY and outTTY are set when in and out are terminals: raw mode and
+	// the size come from them.
+	inTTY, outTTY term.File
+	opened        *os.File // a tty we opened ourselves, closed on exit
+	raw           *term.State
+
+	// undo is the teardown sequence, built while setting up: each mode
+	// turned on prepends what turns it off, so they go in reverse order.
+	undo []string
+}
+
+// openTerminal picks the input and output: the process's stdin and stdout
+// unless opts replace them, and the controlling tty when stdin is not one
+// (agentgrid started with its input redirected still needs keys).
+func openTerminal(opts *runOptions) (*terminal, error) {
+	t := &terminal{in: opts.input, out: opts.output}
+	if t.out == nil {
+		t.out = os.Stdout
+	}
+	if t.in == nil {
+		t.in = os.Stdin
+		if !term.IsTerminal(os.Stdin.Fd()) {
+			in, _, err := uv.OpenTTY()
+			if err != nil {
+				return nil, fmt.Errorf("open the terminal for input: %w", err)
+			}
+			t.in, t.opened = in, in
+		}
+	}
+	if f, ok := t.in.(term.File); ok && term.IsTerminal(f.Fd()) {
+		t.inTTY = f
+	}
+	if f, ok := t.out.(term.File); ok && term.IsTerminal(f.Fd()) {
+		t.outTTY = f
+	}
+	return t, nil
+}
+
+// size is the terminal's size in cells: the output tty's when there is one,
+// else what WithSize said, else $COLUMNS and $LINES, else 80x24.
+func (t *terminal) size(opts *runOptions, env []string) (int, int) {
+	if t.outTTY != nil {
+		if w, h, err := term.GetSize(t.outTTY.Fd()); err == nil && w > 0 && h > 0 {
+			return w, h
+		}
+	}
+	if opts.width > 0 && opts.height > 0 {
+		return opts.width, opts.height
+	}
+	w, h := 80, 24
+	if n, err := strconv.Atoi(getenv(env, "COLUMNS")); err == nil && n > 0 {
+		w = n
+	}
+	if n, err := strconv.Atoi(getenv(env, "LINES")); err == nil && n > 0 {
+		h = n
+	}
+	return w, h
+}
+
+// frameWriter is where frames go: the output itself, or, for a terminal
+// without 24-bit colour, a writer that turns the themes' and the panes'
+// colours into the nearest ones the terminal has (the output's profile
+// comes from env, os.Environ() when nil). An output that is not a
+// terminal gets the frames as they are.
+func (t *terminal) frameWriter(env []string) io.Writer {
+	if env == nil {
+		env = os.Environ()
+	}
+	if p := colorprofile.Detect(t.out, env); p >= colorprofile.ASCII && p < colorprofile.TrueColor {
+		return &colorprofile.Writer{Forward: t.out, Profile: p}
+	}
+	return t.out
+}
+
+// setup puts the terminal in raw mode and turns on what the view asks for:
+// the alternate screen, focus and paste reporting, the kitty keyboard
+// protocol, the window title. The screen writer takes over from here and
+// switches the mouse mode and the cursor as frames ask.
+func (t *terminal) setup(v tea.View) error {
+	if t.inTTY != nil {
+		st, err := term.MakeRaw(t.inTTY.Fd())
+		if err != nil {
+			t.restore(0)
+			return fmt.Errorf("put the terminal in raw mode: %w", err)
+		}
+		t.raw = st
+	}
+	var b strings.Builder
+	on := func(set, reset string) {
+		b.WriteString(set)
+		t.undo = append([]string{reset}, t.undo...)
+	}
+	if v.AltScreen {
+		on(ansi.SetModeAltScreenSaveCursor, ansi.ResetModeAltScreenSaveCursor)
+	}
+	// Frames show the cursor where a pane has it; until then it is hidden,
+	// and it is shown again on the way out whatever the last frame did.
+	on(seqHideCursor, seqShowCursor)
+	b.WriteString(sgrReset + seqClear)
+	if !v.DisableBracketedPasteMode {
+		on(ansi.SetModeBracketedPaste, ansi.ResetModeBracketedPaste)
+	}
+	if v.ReportFocus {
+		on(ansi.SetModeFocusEvent, ansi.ResetModeFocusEvent)
+	}
+	// Turned off whatever mode the last frame left on.
+	switch v.MouseMode {
+	case tea.MouseModeCellMotion:
+		on(seqMouseCellOn, seqMouseOff)
+	case tea.MouseModeAllMotion:
+		on(seqMouseAllOn, seqMouseOff)
+	default:
+		t.undo = append([]string{seqMouseOff}, t.undo...)
+	}
+	if v.WindowTitle != "" {
+		on(ansi.SetWindowTitle(v.WindowTitle), ansi.SetWindowTitle(""))
+	}
+	// Both keyboard protocols, as terminals ignore the one they lack:
+	// modifyOtherKeys has no stack and is reset in place, the kitty flags
+	// are pushed and popped so the shell gets its own back.
+	on(ansi.SetModifyOtherKeys2, ansi.ResetModifyOtherKeys)
+	on(ansi.PushKittyKeyboard(kittyFlags(v.KeyboardEnhancements)), ansi.PopKittyKeyboard(1))
+	if _, err := io.WriteString(t.out, b.String()); err != nil {
+		t.restore(0)
+		return fmt.Errorf("set the terminal up: %w", err)
+	}
+	return nil
+}
+
+// kittyFlags are the kitty keyboard flags for the view's enhancements;
+// disambiguation is always on so that keys like shift+enter arrive.
+func kittyFlags(ke tea.KeyboardEnhancements) int {
+	flags := ansi.KittyDisambiguateEscapeCodes
+	if ke.ReportEventTypes {
+		flags |= ansi.KittyReportEventTypes
+	}
+	if ke.ReportAlternateKeys {
+		flags |= ansi.KittyReportAlternateKeys
+	}
+	if ke.ReportAllKeysAsEscapeCodes {
+		flags |= ansi.KittyReportAllKeysAsEscapeCodes
+	}
+	if ke.ReportAssociatedText {
+		flags |= ansi.KittyReportAssociatedKeys
+	}
+	return flags
+}
+
+// restore undoes setup in reverse order. cursorStyle is the DECSCUSR style
+// the screen left set (0 when it kept the default).
+func (t *terminal) restore(cursorStyle int) {
+	var b strings.Builder
+	b.WriteString(sgrReset)
+	if cursorStyle != 0 {
+		b.WriteString("\x1b[0 q")
+	}
+	for _, s := range t.undo {
+		b.WriteString(s)
+	}
+	t.undo = nil
+	_, _ = io.WriteString(t.out, b.String())
+	t.restoreMode()
+	if t.opened != nil {
+		_ = t.opened.Close()
+		t.opened = nil
+	}
+}
+
+// restoreMode takes the input tty out of raw mode.
+func (t *terminal) restoreMode() {
+	if t.raw != nil {
+		_ = term.Restore(t.inTTY.Fd(), t.raw)
+		t.raw = nil
+	}
+}
+
+// getenv looks key up in env, falling back to the process environment when
+// env is nil.
+func getenv(env []string, key string) string {
+	if env == nil {
+		return os.Getenv(key)
+	}
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
