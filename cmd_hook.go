@@ -36,9 +36,10 @@ Claude Code, Gemini CLI and the OpenCode plugin, the last argument for Codex's
 notify program — turns it into a state signal for the agent in
 $AGENTGRID_AGENT_ID and sends it to the session in $AGENTGRID_SOCKET.
 
-It prints nothing (an agent CLI may show hook output to its model), always exits
-0, and gives up after a few tens of milliseconds, so a broken or absent session
-never slows the agent down. Problems go to the agentgrid log file.
+It prints nothing (an agent CLI may show hook output to its model) and always
+exits 0. With no session listening it returns at once, without reading stdin;
+otherwise it gives up after a quarter of a second, so a broken session never
+holds the agent up. Problems go to the agentgrid log file.
 
 agentgrid writes the hook settings that call it for every agent it starts with a
 kind (agentgrid spawn --kind claude) and for a known orchestrator (agentgrid --
@@ -70,6 +71,15 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 	if socket == "" || id == "" {
 		return // not inside a session: nothing to tell
 	}
+	// Reach the session first: with none listening (it ended, the socket is
+	// stale) there is nothing to tell, and the agent must not wait for us to
+	// read a stdin it may never close.
+	conn, err := net.DialTimeout("unix", socket, hookSendBudget)
+	if err != nil {
+		hookLog(getenv, "agentgrid hook %s for %s: reach the session at %s: %v", cli, id, socket, err)
+		return
+	}
+	defer conn.Close()
 	var payload []byte
 	if cli == "codex" && len(args) > 1 {
 		payload = []byte(args[len(args)-1])
@@ -89,7 +99,7 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 	if sig.State == "" && sig.Status == "" && sig.Why == "" && sig.SubagentDelta == 0 && !sig.SessionEnd {
 		return // an event the adapter does not map
 	}
-	if err := sendSignal(socket, id, cli, sig, time.Now().Add(hookSendBudget)); err != nil {
+	if err := sendSignal(conn, id, cli, sig, time.Now().Add(hookSendBudget)); err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
 	}
 }
@@ -118,8 +128,8 @@ func readBounded(r io.Reader, max int, deadline time.Time) ([]byte, bool) {
 }
 
 // sendSignal writes one agent.signal JSON-RPC notification (no id, so the
-// session sends no reply to wait for) and hangs up.
-func sendSignal(socket, id, cli string, sig hooks.Signal, deadline time.Time) error {
+// session sends no reply to wait for) on conn.
+func sendSignal(conn net.Conn, id, cli string, sig hooks.Signal, deadline time.Time) error {
 	params, err := json.Marshal(orchestrator.SignalParams{ID: id, CLI: cli, Signal: sig})
 	if err != nil {
 		return fmt.Errorf("encode the signal: %w", err)
@@ -128,14 +138,9 @@ func sendSignal(socket, id, cli string, sig hooks.Signal, deadline time.Time) er
 	if err != nil {
 		return fmt.Errorf("encode the request: %w", err)
 	}
-	conn, err := net.DialTimeout("unix", socket, time.Until(deadline))
-	if err != nil {
-		return fmt.Errorf("reach the session at %s: %w", socket, err)
-	}
-	defer conn.Close()
 	_ = conn.SetWriteDeadline(deadline)
 	if _, err := conn.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("send to the session at %s: %w", socket, err)
+		return fmt.Errorf("send to the session: %w", err)
 	}
 	return nil
 }

@@ -103,7 +103,9 @@ func TestRunHookNeverBlocksOrFails(t *testing.T) {
 		{"unknown cli", []string{"vim"}, strings.NewReader("{}"), map[string]string{"XDG_STATE_HOME": state}, "unknown agent CLI"},
 		{"garbage", []string{"claude"}, strings.NewReader("not json"), map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, "not a JSON object"},
 		{"stdin never closes", []string{"gemini"}, neverClosed, map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, "no complete payload"},
-		{"session gone", []string{"claude"}, strings.NewReader(`{"hook_event_name":"Stop"}`), map[string]string{"AGENTGRID_SOCKET": filepath.Join(state, "gone.sock"), "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, "reach the session"},
+		// With no session listening, stdin is not even read: an agent that
+		// never closes it must not wait for the budget to run out.
+		{"session gone", []string{"claude"}, unreadStdin{t}, map[string]string{"AGENTGRID_SOCKET": filepath.Join(state, "gone.sock"), "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, "reach the session"},
 		{"unmapped event", []string{"claude"}, strings.NewReader(`{"hook_event_name":"Nope"}`), map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a1", "XDG_STATE_HOME": state}, ""},
 	}
 	logPath := filepath.Join(state, "agentgrid", "agentgrid.log")
@@ -114,7 +116,7 @@ func TestRunHookNeverBlocksOrFails(t *testing.T) {
 		_ = os.Remove(logPath)
 		start := time.Now()
 		runHook(tc.args, tc.stdin, hookEnv(tc.env), start)
-		// Generous against CI noise; the budget itself is 45 ms.
+		// Generous against CI noise; the budgets themselves are 250 ms each.
 		if d := time.Since(start); d > 500*time.Millisecond {
 			t.Errorf("%s: took %v", tc.name, d)
 		}
@@ -139,4 +141,13 @@ func TestReadBoundedRejectsOversizedPayload(t *testing.T) {
 	if !ok || string(b) != "{}" {
 		t.Errorf("readBounded = %q %v", b, ok)
 	}
+}
+
+// unreadStdin fails the test when read: runHook must not read stdin when it
+// has nowhere to send the payload.
+type unreadStdin struct{ t *testing.T }
+
+func (u unreadStdin) Read([]byte) (int, error) {
+	u.t.Error("stdin was read although no session was listening")
+	return 0, io.EOF
 }
