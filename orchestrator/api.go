@@ -156,6 +156,10 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 			err = fmt.Errorf("agent %s has exited (%s)", id, a.f.Why)
 			return
 		}
+		if user {
+			// Set before the write, so the echo cannot come back first.
+			a.pane.PrioritizeEcho()
+		}
 		if _, werr := a.pane.Write(data); werr != nil {
 			err = fmt.Errorf("send to agent %s: %w", id, werr)
 			return

@@ -32,13 +32,98 @@ const (
 )
 
 // bulkTokens bounds how many panes parse a flood of output at the same
-// time. A read that fills the whole buffer means the child writes faster
-// than it is parsed; such panes take turns on all but one CPU, and their
+// time. A read that fills the whole buffer, or a burst of back-to-back
+// reads past bulkBurst, means the child writes faster than it is parsed; such panes take turns on all but one CPU, and their
 // children wait in the PTY meanwhile (like tmux, which stops reading a pane
 // whose output its client has not drawn). The UI and interactive panes,
 // whose reads are short and never wait here, so always find a CPU free:
 // a keystroke's echo is not queued behind megabytes of another pane.
 var bulkTokens = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+
+// bulkHold is when (unix nanoseconds) the current echo hold ends, and
+// bulkHoldFor the pane whose echo it protects. While it lasts, other panes
+// do not start parsing a full read: on a machine with few CPUs the flood
+// otherwise competes with the chain that draws a keystroke's echo (the
+// child's echo, this pane's reader, the UI's frame and its write), and the
+// echo waits behind parse after parse. tmux behaves alike: it stops reading
+// panes while the output already taken is not drawn.
+var (
+	bulkHold    atomic.Int64
+	bulkHoldFor atomic.Pointer[Pane]
+)
+
+// maxEchoHold bounds how long one keystroke pauses other panes' floods.
+const maxEchoHold = 40 * time.Millisecond
+
+// echoDrawTime is how long the hold lasts once the echo was parsed: the
+// UI's frame and its write still have to run.
+const echoDrawTime = 4 * time.Millisecond
+
+// PrioritizeEcho pauses the bulk parsing of every other pane until this
+// pane's reply to input just written has been parsed and had time to be
+// drawn, or maxEchoHold passed. The caller is the UI forwarding a
+// keystroke; a flooding pane loses at most maxEchoHold per keystroke.
+//
+// A hold that ran out without an echo (a program that does not echo, keys
+// held down) is not followed by another for maxEchoHold, so floods keep at
+// least half the time whatever the keyboard does.
+func (p *Pane) PrioritizeEcho() {
+	now := time.Now().UnixNano()
+	if end := bulkHold.Load(); !echoSeen.Load() && now < end+int64(maxEchoHold) {
+		return
+	}
+	echoSeen.Store(false)
+	bulkHoldFor.Store(p)
+	bulkHold.Store(now + int64(maxEchoHold))
+}
+
+// echoSeen records that the last hold was ended by its pane's output.
+var echoSeen atomic.Bool
+
+// endEchoHold shortens a hold protecting p to echoDrawTime from now.
+func (p *Pane) endEchoHold() {
+	if bulkHoldFor.Load() != p {
+		return
+	}
+	echoSeen.Store(true)
+	end := time.Now().Add(echoDrawTime).UnixNano()
+	for {
+		cur := bulkHold.Load()
+		if cur <= end || bulkHold.CompareAndSwap(cur, end) {
+			return
+		}
+	}
+}
+
+// waitEchoHold blocks a bulk read of p while another pane's echo hold lasts.
+func (p *Pane) waitEchoHold() {
+	for bulkHoldFor.Load() != p {
+		left := bulkHold.Load() - time.Now().UnixNano()
+		if left <= 0 {
+			return
+		}
+		// A timer, not a poke: the hold is short and ends on its own, and
+		// the one pane that ends it early must not wake every reader.
+		time.Sleep(time.Duration(left))
+	}
+}
+
+// burstGap is the longest pause between two reads of one burst (a
+// variable so that tests can make bursts independent of their timing).
+var burstGap = func() *atomicDuration { var d atomicDuration; d.Store(time.Millisecond); return &d }()
+
+// atomicDuration is a time.Duration read by every reader goroutine.
+type atomicDuration struct{ v atomic.Int64 }
+
+func (d *atomicDuration) Load() time.Duration   { return time.Duration(d.v.Load()) }
+func (d *atomicDuration) Store(t time.Duration) { d.v.Store(int64(t)) }
+
+const (
+	// bulkBurst is how much back-to-back output makes a pane a flood: more
+	// than a full-screen program's redraw, so interactive panes never wait
+	// for a bulk token.
+	bulkBurst = 64 << 10
+)
 
 // ErrExited is returned by Write once the process has exited.
 var ErrExited = errors.New("the process has exited")
@@ -172,9 +257,20 @@ func (p *Pane) readLoop() {
 	defer close(p.readerDone)
 	buf := make([]byte, readBufSize)
 	logOK := p.logBuf != nil
+	// burst counts the bytes of output read back to back (each read
+	// returning within burstGap of the previous chunk's end). A PTY read
+	// returns at most what the line discipline buffered (a few KiB), never
+	// a full buffer, so a flood shows as a long burst, not as full reads.
+	burst := 0
+	var idleSince time.Time
 	for {
 		n, err := p.proc.Read(buf)
 		if n > 0 {
+			if time.Since(idleSince) < burstGap.Load() {
+				burst += n
+			} else {
+				burst = n
+			}
 			chunk := buf[:n]
 			if logOK {
 				if _, werr := p.logBuf.Write(chunk); werr != nil {
@@ -186,11 +282,14 @@ func (p *Pane) readLoop() {
 					_ = p.logBuf.Flush()
 				}
 			}
-			bulk := n == len(buf)
+			bulk := n == len(buf) || burst >= bulkBurst
 			if bulk {
+				p.waitEchoHold()
 				bulkTokens <- struct{}{}
+			} else {
+				p.endEchoHold()
 			}
-			_, _ = p.term.Write(chunk)
+			p.feed(chunk)
 			if bulk {
 				<-bulkTokens
 			}
@@ -198,11 +297,28 @@ func (p *Pane) readLoop() {
 			if p.opts.OnOutput != nil {
 				p.opts.OnOutput()
 			}
+			idleSince = time.Now()
 		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// feedSlice is how much output one vterm Write parses. The vterm holds its
+// lock for a whole Write, and the UI takes that lock for every pane it
+// draws (Seq, RenderRow): fed a full read at once, a frame (and so the
+// echo it carries) could wait for a flooding pane's whole 32 KiB parse, or
+// longer when the parsing thread is preempted while holding the lock.
+const feedSlice = 4 << 10
+
+// feed parses chunk in slices of at most feedSlice bytes.
+func (p *Pane) feed(chunk []byte) {
+	for len(chunk) > feedSlice {
+		_, _ = p.term.Write(chunk[:feedSlice])
+		chunk = chunk[feedSlice:]
+	}
+	_, _ = p.term.Write(chunk)
 }
 
 func (p *Pane) waitLoop() {

@@ -2,10 +2,12 @@ package panes_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -317,5 +319,56 @@ func TestFloodingPaneYieldsToShortOutput(t *testing.T) {
 	}
 	waitFor(t, 5*time.Second, "the flood to be parsed once a slot is free", func() bool {
 		return strings.Contains(flood.Term().Text(), "FFFF")
+	})
+}
+
+// TestBurstOfShortReadsIsAFlood feeds a pane many short reads back to back,
+// as a PTY delivers a flood (a few KiB a read): past panes.BulkBurst bytes
+// the pane waits for a flood-parsing slot like a full read does.
+func TestBurstOfShortReadsIsAFlood(t *testing.T) {
+	defer panes.SetBurstGap(time.Hour)()
+	sp := &panestest.Spawner{}
+	flood, err := panes.Start(sp, panes.StartSpec{Argv: []string{"flood"}, Cols: 80, Rows: 24}, panes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc := sp.Procs()[0]
+	held := 0
+	defer func() {
+		for range held {
+			<-panes.BulkTokens
+		}
+		proc.Exit(0)
+		waitDone(t, flood, 5*time.Second)
+	}()
+	for held < cap(panes.BulkTokens) {
+		panes.BulkTokens <- struct{}{}
+		held++
+	}
+	const chunk = 4 << 10
+	n := panes.BulkBurst/chunk + 4
+	var fed atomic.Int32
+	go func() {
+		for i := 1; i <= n; i++ {
+			line := fmt.Sprintf("C%02d\r\n", i)
+			proc.Output(strings.Repeat("x", chunk-len(line)) + line)
+			fed.Add(1)
+		}
+	}()
+	// Output returns once the pane read the chunk; the read that takes the
+	// burst to BulkBurst is the first one left unparsed.
+	last := panes.BulkBurst / chunk
+	waitFor(t, 5*time.Second, "the burst to reach the flood size", func() bool { return int(fed.Load()) >= last })
+	waitFor(t, 5*time.Second, "the chunks before it to be parsed", func() bool {
+		return strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", last-1))
+	})
+	if strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", last)) {
+		t.Fatal("a burst past the flood size was parsed while every flood slot was taken")
+	}
+	for ; held > 0; held-- {
+		<-panes.BulkTokens
+	}
+	waitFor(t, 5*time.Second, "the flood to be parsed once a slot is free", func() bool {
+		return strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", n))
 	})
 }
