@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentgrid/agentgrid/layout"
@@ -80,6 +81,9 @@ type composer struct {
 	styles  frameStyles
 	drawn   []drawnPane
 	rowBufs [][]string
+	// bords caches each pane's border strings, by index in the input:
+	// most frames change a pane's content, not its label.
+	bords   []borderCache
 	order   []int
 	blank   string
 	lastLen int
@@ -115,11 +119,12 @@ func (c *composer) compose(in *frameInput) string {
 		case p.focused:
 			sgr = c.styles.borderFocus
 		}
+		top, bottom, side := c.borders(i, b.W, p, sgr)
 		c.drawn = append(c.drawn, drawnPane{
 			box:     b,
-			top:     c.borderTop(b.W, p, sgr),
-			bottom:  sgr + "└" + strings.Repeat("─", b.W-2) + "┘" + sgrReset,
-			side:    sgr + "│" + sgrReset,
+			top:     top,
+			bottom:  bottom,
+			side:    side,
 			content: contentRows(p, b.W-2, b.H-2, &c.rowBufs[i]),
 		})
 		if mk := p.mark; mk != nil && mk.row >= 0 && mk.row < b.H-2 {
@@ -281,4 +286,39 @@ func highlight(row string, col, width, w int, sgr string) string {
 		sgr = "\x1b[7m"
 	}
 	return fitLine(ansi.Truncate(row, col, "")+sgrReset+sgr+mid+sgrReset+ansi.TruncateLeft(row, end, ""), w)
+}
+
+// borderCache is one pane's drawn borders and what they were drawn from.
+type borderCache struct {
+	w                 int
+	sgr               string
+	focused, waiting  bool
+	label             paneLabel
+	top, bottom, side string
+	valid             bool
+}
+
+// borders returns the top, bottom and side border strings of pane p (at
+// index i of the input) w cells wide, drawing them again only when what
+// they show changed.
+func (c *composer) borders(i, w int, p *paneFrame, sgr string) (top, bottom, side string) {
+	for len(c.bords) <= i {
+		c.bords = append(c.bords, borderCache{})
+	}
+	bc := &c.bords[i]
+	l, k := &p.label, &bc.label
+	if !bc.valid || bc.w != w || bc.sgr != sgr || bc.focused != p.focused || bc.waiting != p.waiting ||
+		l.number != k.number || l.title != k.title || l.badge != k.badge || l.badgeSGR != k.badgeSGR ||
+		l.right != k.right || !slices.Equal(l.entries, k.entries) {
+		bc.top = c.borderTop(w, p, sgr)
+		if !bc.valid || bc.w != w || bc.sgr != sgr {
+			bc.bottom = sgr + "└" + strings.Repeat("─", w-2) + "┘" + sgrReset
+			bc.side = sgr + "│" + sgrReset
+		}
+		bc.w, bc.sgr, bc.focused, bc.waiting, bc.valid = w, sgr, p.focused, p.waiting, true
+		bc.label = *l
+		// The entries slice may be reused by the caller: keep a copy.
+		bc.label.entries = slices.Clone(l.entries)
+	}
+	return bc.top, bc.bottom, bc.side
 }

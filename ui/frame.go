@@ -71,11 +71,7 @@ func (m *Model) refresh() tea.Cmd {
 	m.forwardPaneFocus()
 	m.syncScroll()
 
-	in := m.buildInput(now)
-	if !sameInput(&in, &m.in) {
-		m.in = in
-		m.baseDirty = true
-	}
+	m.setInput(m.buildInput(now))
 	m.mouseMode = m.wantMouseMode()
 	if a, ok := m.overlay.(*agentsOverlay); ok {
 		a.setAgents(m.snap, now)
@@ -142,8 +138,20 @@ func (m *Model) buildInput(now time.Time) frameInput {
 	if m.eng != nil {
 		store = m.eng.Status()
 	}
+	var entries []hooks.StatusEntry
+	if store != nil {
+		entries = store.Entries()
+	}
 	focusTitle := ""
-	for _, p := range m.panes() {
+	ps := m.panes()
+	// The pane slice of the input this one replaced (or that equalled the
+	// current one) is reused: refreshes allocate no new one.
+	in.panes = m.spare[:0]
+	m.spare = nil
+	if cap(in.panes) < len(ps) {
+		in.panes = make([]paneFrame, 0, len(ps))
+	}
+	for i, p := range ps {
 		a := &p.Agent
 		pf := paneFrame{
 			id:      a.ID,
@@ -169,13 +177,11 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			badge:    stateBadge(badgeOf(a), now),
 			badgeSGR: m.ui.badge(string(a.State)),
 		}
-		if store != nil {
-			for _, e := range store.ForAgent(a.ID) {
-				if e.Text != "" {
-					pf.label.entries = append(pf.label.entries, e.Text)
-				}
-			}
+		var prev []string
+		if q := m.in.prevPane(i, a.ID); q != nil {
+			prev = q.label.entries
 		}
+		pf.label.entries = agentEntries(entries, a.ID, prev)
 		if s := m.scroll[a.ID]; s != nil && p.Term != nil {
 			n := p.Term.ScrollbackLen()
 			pf.offset = s.offset
@@ -186,17 +192,26 @@ func (m *Model) buildInput(now time.Time) frameInput {
 		}
 		in.panes = append(in.panes, pf)
 	}
-	in.status = m.statusLine(store, focusTitle)
+	in.status = m.statusLine(entries, focusTitle)
 	return in
+}
+
+// setInput makes in the input of the next frame when it differs from the
+// current one, and keeps the pane slice of whichever is dropped for the
+// next buildInput.
+func (m *Model) setInput(in frameInput) {
+	if sameInput(&in, &m.in) {
+		m.spare = in.panes
+		return
+	}
+	m.spare = m.in.panes
+	m.in = in
+	m.baseDirty = true
 }
 
 // statusLine renders the bottom row, with the prefix indicator in front
 // while the prefix is armed.
-func (m *Model) statusLine(store *hooks.StatusStore, focusTitle string) string {
-	var entries []hooks.StatusEntry
-	if store != nil {
-		entries = store.Entries()
-	}
+func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) string {
 	w := m.width
 	lead := ""
 	if m.prefixArmed {
@@ -207,13 +222,24 @@ func (m *Model) statusLine(store *hooks.StatusStore, focusTitle string) string {
 		return lead
 	}
 	c := m.snap.Counts
-	return lead + hooks.RenderStatusLine(hooks.StatusLineInput{
-		Counts:        hooks.Counts{Running: c.Running, Waiting: c.Waiting, Idle: c.Idle, Done: c.Done, Failed: c.Failed, Queued: c.Queued},
-		Entries:       entries,
-		Focus:         focusTitle,
-		MaxEntryWidth: m.cfg.Status.MaxEntryWidth,
-		Style:         m.ui.status,
-	}, w)
+	k := statusKey{
+		counts:  hooks.Counts{Running: c.Running, Waiting: c.Waiting, Idle: c.Idle, Done: c.Done, Failed: c.Failed, Queued: c.Queued},
+		entries: entries,
+		focus:   focusTitle,
+		lead:    lead,
+		width:   w,
+		maxW:    m.cfg.Status.MaxEntryWidth,
+	}
+	// The style comes from the theme, fixed for the model's life.
+	return m.status.get(k, func() string {
+		return lead + hooks.RenderStatusLine(hooks.StatusLineInput{
+			Counts:        k.counts,
+			Entries:       entries,
+			Focus:         focusTitle,
+			MaxEntryWidth: k.maxW,
+			Style:         m.ui.status,
+		}, w)
+	})
 }
 
 // paneTitle is the name shown in a pane's border: the agent's title, else
@@ -263,7 +289,12 @@ func sameInput(a, b *frameInput) bool {
 // configured, an OSC 9 desktop notification.
 func (m *Model) waitingTransitions(first bool) string {
 	var sb strings.Builder
-	seen := make(map[string]string, len(m.snap.Agents)+1)
+	// Two maps take turns, so a refresh allocates none.
+	seen := m.spareStates
+	if seen == nil {
+		seen = make(map[string]string, len(m.snap.Agents)+1)
+	}
+	clear(seen)
 	check := func(a *orchestrator.AgentInfo) {
 		st := string(a.State)
 		seen[a.ID] = st
@@ -287,7 +318,7 @@ func (m *Model) waitingTransitions(first bool) string {
 	for i := range m.snap.Agents {
 		check(&m.snap.Agents[i])
 	}
-	m.prevStates = seen
+	m.prevStates, m.spareStates = seen, m.prevStates
 	return sb.String()
 }
 

@@ -57,11 +57,13 @@ type Model struct {
 	haveSnap      bool
 
 	comp      composer
-	in        frameInput // the input of the cached base frame
-	base      string     // the composed frame without overlays
-	final     string     // base with the overlay drawn on top
-	baseDirty bool       // in changed: recompose base
-	topDirty  bool       // overlay or status changed: redo final
+	in        frameInput  // the input of the cached base frame
+	spare     []paneFrame // a dropped input's panes, reused by buildInput
+	status    statusCache // the status line and what it was drawn from
+	base      string      // the composed frame without overlays
+	final     string      // base with the overlay drawn on top
+	baseDirty bool        // in changed: recompose base
+	topDirty  bool        // overlay or status changed: redo final
 	cursor    *tea.Cursor
 	mouseMode tea.MouseMode
 
@@ -71,6 +73,7 @@ type Model struct {
 	mouseDown    string // pane id a mouse button went down in (drags go there)
 	outerFocused bool
 	prevStates   map[string]string // agent id -> state at the last frame
+	spareStates  map[string]string // the map before that, reused
 	prevFocus    string            // the focus at the last frame
 	lastFocus    string            // the pane focused before the current one
 

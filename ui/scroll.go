@@ -233,9 +233,5 @@ func (m *Model) refreshInput() {
 	if !m.haveSnap {
 		return
 	}
-	in := m.buildInput(m.now())
-	if !sameInput(&in, &m.in) {
-		m.in = in
-		m.baseDirty = true
-	}
+	m.setInput(m.buildInput(m.now()))
 }

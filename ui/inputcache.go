@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"github.com/agentgrid/agentgrid/hooks"
+)
+
+// The per-second label refresh rebuilds the frame input of every pane even
+// though, on an idle session, only the elapsed-time badges change. The
+// helpers here keep that rebuild from redoing work whose inputs did not
+// change: the status line is rendered again only when what it shows
+// changed, status entries are read from the store once per refresh instead
+// of once per pane, and unchanged per-pane entry lists and the pane slice
+// are reused instead of re-allocated.
+
+// statusKey is everything the status line's text depends on.
+type statusKey struct {
+	counts  hooks.Counts
+	entries []hooks.StatusEntry
+	focus   string
+	lead    string
+	width   int
+	maxW    int
+}
+
+// statusCache remembers the last rendered status line and its inputs.
+type statusCache struct {
+	key   statusKey
+	line  string
+	valid bool
+}
+
+// sameStatusEntries reports whether two entry lists draw the same status
+// line: the line shows each entry's key order, text, agent and staleness.
+func sameStatusEntries(a, b []hooks.StatusEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Key != y.Key || x.Text != y.Text || x.Agent != y.Agent || x.Stale != y.Stale {
+			return false
+		}
+	}
+	return true
+}
+
+// get returns the cached line when k matches the inputs it was rendered
+// from, else renders it with render and remembers it.
+func (c *statusCache) get(k statusKey, render func() string) string {
+	if c.valid && c.key.counts == k.counts && c.key.focus == k.focus && c.key.lead == k.lead &&
+		c.key.width == k.width && c.key.maxW == k.maxW && sameStatusEntries(c.key.entries, k.entries) {
+		return c.line
+	}
+	c.line = render()
+	// The store hands out a fresh slice on every call, so keeping it is
+	// safe; copy anyway so that a caller reusing its slice cannot change
+	// the key behind the cache's back.
+	k.entries = append([]hooks.StatusEntry(nil), k.entries...)
+	c.key, c.valid = k, true
+	return c.line
+}
+
+// agentEntries returns the texts of the non-empty entries scoped to agent
+// id, in key order (entries is ordered by key). When they equal prev, prev
+// itself is returned, so an unchanged pane allocates nothing.
+func agentEntries(entries []hooks.StatusEntry, id string, prev []string) []string {
+	n := 0
+	same := true
+	for i := range entries {
+		e := &entries[i]
+		if e.Agent != id || e.Text == "" {
+			continue
+		}
+		if n >= len(prev) || prev[n] != e.Text {
+			same = false
+			break
+		}
+		n++
+	}
+	if same && n == len(prev) {
+		return prev
+	}
+	var out []string
+	for i := range entries {
+		e := &entries[i]
+		if e.Agent == id && e.Text != "" {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// prevPane returns the pane of the last frame input with id, looking first
+// at index i (panes rarely move), or nil.
+func (in *frameInput) prevPane(i int, id string) *paneFrame {
+	if i < len(in.panes) && in.panes[i].id == id {
+		return &in.panes[i]
+	}
+	for j := range in.panes {
+		if in.panes[j].id == id {
+			return &in.panes[j]
+		}
+	}
+	return nil
+}
