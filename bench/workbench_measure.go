@@ -290,14 +290,11 @@ func wbPromptLine(screen string) string {
 }
 
 func (e *wbEnv) floodAgentgrid() (wbFlood, error) {
-	var res wbFlood
 	s, err := e.startAgentgrid("main-vertical", 240, 70)
 	if err != nil {
-		return res, err
+		return wbFlood{}, err
 	}
 	defer s.close()
-	var stop atomic.Bool
-	probed := make(chan struct{})
 	t0 := time.Now()
 	var ids []string
 	for i := range wbFloodN {
@@ -305,70 +302,59 @@ func (e *wbEnv) floodAgentgrid() (wbFlood, error) {
 		a, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: fmt.Sprintf("flood-%d", i+1), Argv: []string{"sh", "-c", wbFloodCmd()}})
 		cancel()
 		if err != nil {
-			return res, err
+			return wbFlood{}, err
 		}
 		ids = append(ids, a.ID)
 	}
-	go func() { wbProbeEchoes(s.term, &stop, &res); close(probed) }()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	left := map[string]bool{}
-	for _, id := range ids {
-		left[id] = true
-	}
-	err = wbWaitUntil(ctx, 50*time.Millisecond, func() bool {
-		for id := range left {
-			c, cancel := wbCall()
-			text, err := s.client.Capture(c, id, false, 0)
-			cancel()
-			if err == nil && strings.Contains(text, "FLOOD-DONE") {
-				delete(left, id)
-			}
-		}
-		return len(left) == 0
+	return e.drainFlood("agentgrid", s.term, t0, ids, func(id string) (string, error) {
+		c, cancel := wbCall()
+		defer cancel()
+		return s.client.Capture(c, id, false, 0)
 	})
-	res.drained = time.Since(t0)
-	stop.Store(true)
-	<-probed
-	if err != nil {
-		return res, fmt.Errorf("%d panes not drained after 5m", len(left))
-	}
-	e.logf("agentgrid flood drained in %v", res.drained)
-	return res, nil
 }
 
 func (e *wbEnv) floodTmux() (wbFlood, error) {
-	var res wbFlood
 	s, err := e.startTmux(240, 70)
 	if err != nil {
-		return res, err
+		return wbFlood{}, err
 	}
 	defer s.close()
-	var stop atomic.Bool
-	probed := make(chan struct{})
 	t0 := time.Now()
 	var panes []string
 	for range wbFloodN {
 		out, err := s.ctl.run("split-window -d -P -F '#{pane_id}' " + wbTmuxQuote(wbFloodCmd()))
 		if err != nil || len(out) == 0 {
-			return res, fmt.Errorf("split-window: %v", err)
+			return wbFlood{}, fmt.Errorf("split-window: %v", err)
 		}
 		panes = append(panes, strings.TrimSpace(out[0]))
 		if _, err := s.ctl.run("select-layout main-vertical"); err != nil {
-			return res, err
+			return wbFlood{}, err
 		}
 	}
-	go func() { wbProbeEchoes(s.term, &stop, &res); close(probed) }()
+	return e.drainFlood("tmux", s.term, t0, panes, func(p string) (string, error) {
+		lines, err := s.ctl.run("capture-pane -p -t " + p)
+		return strings.Join(lines, "\n"), err
+	})
+}
+
+// drainFlood probes keystroke echoes on term while it waits for every
+// flooding pane's screen (read with capture) to show FLOOD-DONE, and
+// records how long that took since t0. Both sides of the comparison go
+// through it, so they are measured the same way.
+func (e *wbEnv) drainFlood(who string, term *wbTerminal, t0 time.Time, panes []string, capture func(pane string) (string, error)) (wbFlood, error) {
+	var res wbFlood
+	var stop atomic.Bool
+	probed := make(chan struct{})
+	go func() { wbProbeEchoes(term, &stop, &res); close(probed) }()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	left := map[string]bool{}
 	for _, p := range panes {
 		left[p] = true
 	}
-	err = wbWaitUntil(ctx, 50*time.Millisecond, func() bool {
+	err := wbWaitUntil(ctx, 50*time.Millisecond, func() bool {
 		for p := range left {
-			lines, err := s.ctl.run("capture-pane -p -t " + p)
-			if err == nil && strings.Contains(strings.Join(lines, "\n"), "FLOOD-DONE") {
+			if text, err := capture(p); err == nil && strings.Contains(text, "FLOOD-DONE") {
 				delete(left, p)
 			}
 		}
@@ -380,6 +366,6 @@ func (e *wbEnv) floodTmux() (wbFlood, error) {
 	if err != nil {
 		return res, fmt.Errorf("%d panes not drained after 5m", len(left))
 	}
-	e.logf("tmux flood drained in %v", res.drained)
+	e.logf("%s flood drained in %v", who, res.drained)
 	return res, nil
 }
