@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,5 +158,51 @@ func TestLabelRefreshesCoalesce(t *testing.T) {
 		if len(armed) != 1 {
 			t.Fatalf("refresh %d: a frame re-armed the label timer: %v", i, armed)
 		}
+	}
+}
+
+// TestIdleSessionArmsNoSecondTimer checks the idle goal's premise: a session
+// whose agents are all idle or waiting arms no timer until a minute label
+// changes, and panes whose minutes tick over within the same ten seconds of
+// the wall clock share that one refresh.
+func TestIdleSessionArmsNoSecondTimer(t *testing.T) {
+	var armed []time.Duration
+	rec := func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		armed = append(armed, d)
+		return nil
+	}
+	now := testNow.Add(3 * time.Second) // 12:00:03
+	clock := func() time.Time { return now }
+	snap := testSnapshot()
+	snap.Main.Agent.State = orchestrator.StateIdle
+	snap.Panes[0].Agent.State = orchestrator.StateWaiting
+	// Idle since 12:00:00.5, 12:00:01.2 and 12:00:02.9: their minutes tick
+	// over at 12:01:00.5, 12:01:01.2 and 12:01:02.9, all before 12:01:10.
+	snap.Main.Agent.Since = testNow.Add(500 * time.Millisecond)
+	snap.Panes[0].Agent.Since = testNow.Add(1200 * time.Millisecond)
+	snap.Panes[1].Agent.Since = testNow.Add(2900 * time.Millisecond)
+	eng := newFakeEngine(snap, clock)
+	m := newModel(eng, testConfig(), testStyles(), clock)
+	m.tick = rec
+	m.Update(teaWindowSize(80, 24))
+	want := testNow.Add(70 * time.Second).Sub(now)
+	if len(armed) != 1 || armed[0] != want {
+		t.Fatalf("timers armed = %v, want one of %v (12:01:10, the first ten seconds after every minute change)", armed, want)
+	}
+	if v := m.View().Content; !strings.Contains(v, "○ idle <1m") || !strings.Contains(v, "▲ waiting <1m") {
+		t.Fatalf("frame lacks the resting badges:\n%s", v)
+	}
+	now = now.Add(want)
+	armed = armed[:0]
+	m.Update(labelTickMsg{gen: m.labelGen})
+	v := m.View().Content
+	for _, b := range []string{"○ idle 1m", "▲ waiting 1m"} {
+		if !strings.Contains(v, b) {
+			t.Errorf("after the refresh the frame lacks %q:\n%s", b, v)
+		}
+	}
+	// The next change is each pane's second minute, again on one refresh.
+	if want := testNow.Add(130 * time.Second).Sub(now); len(armed) != 1 || armed[0] != want {
+		t.Fatalf("timers armed after the refresh = %v, want one of %v", armed, want)
 	}
 }

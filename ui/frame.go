@@ -378,6 +378,21 @@ func (m *Model) wantMouseMode() tea.MouseMode {
 // labelMinInterval is the shortest time between two label refreshes.
 const labelMinInterval = time.Second
 
+// labelQuantum is the grid of the wall clock that minute-step labels change
+// on: panes whose minutes tick over within the same ten seconds share one
+// refresh, and a label is at most that late.
+const labelQuantum = 10 * time.Second
+
+// alignUp returns the first multiple of q (counted from the zero time, so
+// on whole ten seconds of the wall clock for q = 10 s) at or after t.
+func alignUp(t time.Time, q time.Duration) time.Time {
+	a := t.Truncate(q)
+	if a.Before(t) {
+		a = a.Add(q)
+	}
+	return a
+}
+
 // scheduleLabelTick arms one timer for the next moment a label on screen
 // changes by itself: an elapsed time ticking over or a status entry expiring
 // or turning stale. Nothing is armed when no such label is shown.
@@ -390,9 +405,17 @@ func (m *Model) scheduleLabelTick(now time.Time) tea.Cmd {
 	}
 	for _, p := range m.panes() {
 		a := &p.Agent
-		if !finished(string(a.State)) && !a.Since.IsZero() {
-			consider(now.Add(nextLabelChange(now.Sub(a.Since))))
+		st := string(a.State)
+		if finished(st) || a.Since.IsZero() {
+			continue
 		}
+		d := now.Sub(a.Since)
+		t := now.Add(nextBadgeChange(st, d))
+		if restingState(st) || d >= time.Minute {
+			// A minute-step label: shared refreshes on the quantum grid.
+			t = alignUp(t, labelQuantum)
+		}
+		consider(t)
 	}
 	if _, ok := m.overlay.(*agentsOverlay); ok {
 		for i := range m.snap.Agents {

@@ -254,7 +254,7 @@ func TestFrameDrawsAllPanesAndStatus(t *testing.T) {
 		}
 	}
 	plain := ansi.Strip(v.Content)
-	for _, want := range []string{"─ 0 main-title ● running 12s", "─ 1 a1-title ● running 12s", "─ 2 a2-title ○ idle 12s", "building", "1 running", "1 idle"} {
+	for _, want := range []string{"─ 0 main-title ● running 12s", "─ 1 a1-title ● running 12s", "─ 2 a2-title ○ idle <1m", "building", "1 running", "1 idle"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("frame lacks %q:\n%s", want, plain)
 		}

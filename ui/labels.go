@@ -75,7 +75,36 @@ func stateBadge(b badgeInput, now time.Time) string {
 	if b.since.IsZero() {
 		return sym + " " + b.state
 	}
-	return sym + " " + b.state + " " + coarseDuration(now.Sub(b.since))
+	d := now.Sub(b.since)
+	if restingState(b.state) {
+		return sym + " " + b.state + " " + restingDuration(d)
+	}
+	return sym + " " + b.state + " " + coarseDuration(d)
+}
+
+// restingState reports whether an agent in state s is resting: idle or
+// waiting for the user. Its badge counts minutes, not seconds, since
+// nothing else on its pane moves: a session of idle agents then draws
+// nothing for a minute at a time, where a seconds count would wake it every
+// second to redraw every badge.
+func restingState(s string) bool { return s == stateIdle || s == stateWaiting }
+
+// restingDuration renders how long an agent has been resting: "<1m" in the
+// first minute, then as coarseDuration.
+func restingDuration(d time.Duration) string {
+	if d < time.Minute {
+		return "<1m"
+	}
+	return coarseDuration(d)
+}
+
+// nextBadgeChange is how long until the badge of an agent d into state s
+// shows a new elapsed time.
+func nextBadgeChange(s string, d time.Duration) time.Duration {
+	if restingState(s) && d >= 0 && d < time.Minute {
+		return time.Minute - d
+	}
+	return nextLabelChange(d)
 }
 
 // coarseDuration renders an elapsed time so that it changes at most once a

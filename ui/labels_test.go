@@ -16,6 +16,9 @@ func TestStateBadge(t *testing.T) {
 	}{
 		{"running seconds", badgeInput{state: stateRunning, since: now.Add(-12 * time.Second)}, "● running 12s"},
 		{"waiting minutes", badgeInput{state: stateWaiting, since: now.Add(-3*time.Minute - 59*time.Second)}, "▲ waiting 3m"},
+		{"waiting first minute", badgeInput{state: stateWaiting, since: now.Add(-59 * time.Second)}, "▲ waiting <1m"},
+		{"idle first minute", badgeInput{state: stateIdle, since: now.Add(-12 * time.Second)}, "○ idle <1m"},
+		{"idle one minute", badgeInput{state: stateIdle, since: now.Add(-time.Minute)}, "○ idle 1m"},
 		{"idle hours", badgeInput{state: stateIdle, since: now.Add(-65 * time.Minute)}, "○ idle 1h05m"},
 		{"no since", badgeInput{state: statePending}, "◌ pending"},
 		{"done", badgeInput{state: stateDone, exitCode: code(0), started: at(-192 * time.Second), ended: at(0)}, "✓ exit 0 · 3m12s"},
@@ -51,6 +54,36 @@ func TestNextLabelChange(t *testing.T) {
 		}
 		if got > time.Millisecond && coarseDuration(tt.d+got-time.Millisecond) != coarseDuration(tt.d) {
 			t.Errorf("label %q changes before %v", coarseDuration(tt.d), got)
+		}
+	}
+}
+
+func TestNextBadgeChange(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		state   string
+		d, want time.Duration
+	}{
+		{stateRunning, 12 * time.Second, time.Second},
+		{stateIdle, 12 * time.Second, 48 * time.Second},
+		{stateWaiting, 0, time.Minute},
+		{stateIdle, 90 * time.Second, 30 * time.Second},
+		{stateRunning, 90 * time.Second, 30 * time.Second},
+	}
+	for _, tt := range tests {
+		got := nextBadgeChange(tt.state, tt.d)
+		if got != tt.want {
+			t.Errorf("nextBadgeChange(%s, %v) = %v, want %v", tt.state, tt.d, got, tt.want)
+		}
+		// The badge really changes at that moment and not before.
+		badge := func(d time.Duration) string {
+			return stateBadge(badgeInput{state: tt.state, since: now.Add(-d)}, now)
+		}
+		if badge(tt.d+got) == badge(tt.d) {
+			t.Errorf("%s: badge %q does not change after %v", tt.state, badge(tt.d), got)
+		}
+		if badge(tt.d+got-time.Millisecond) != badge(tt.d) {
+			t.Errorf("%s: badge %q changes before %v", tt.state, badge(tt.d), got)
 		}
 	}
 }
