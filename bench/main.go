@@ -4,6 +4,7 @@
 //	go run ./bench vterm          # one section
 //	go run ./bench all            # every section
 //	go run ./bench -runs 5 vterm  # more runs per median
+//	go run ./bench -only idle workbench  # one part of a section
 //
 // A section is a named function that returns rows of
 // "metric | agentgrid | tmux | ratio"; files add theirs with register in an
@@ -40,7 +41,13 @@ type benchSection struct {
 type benchOptions struct {
 	Runs int // repetitions per measurement; sections report the median
 	MB   int // input size for throughput measurements, in MiB
+	// Only names the parts of a section to measure (empty: all of them);
+	// sections without parts ignore it.
+	Only map[string]bool
 }
+
+// want reports whether part of a section is to be measured.
+func (o benchOptions) want(part string) bool { return len(o.Only) == 0 || o.Only[part] }
 
 var sections = map[string]benchSection{}
 
@@ -65,11 +72,20 @@ func main() {
 	var o benchOptions
 	flag.IntVar(&o.Runs, "runs", 3, "runs per measurement (the median is reported)")
 	flag.IntVar(&o.MB, "mb", 16, "MiB of input per ingest measurement")
+	only := flag.String("only", "", "measure only these parts, comma-separated (workbench: idle, spawn, flood)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./bench [flags] section... | all\nsections: %s\n", strings.Join(sectionNames(), ", "))
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	for _, p := range strings.Split(*only, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			if o.Only == nil {
+				o.Only = map[string]bool{}
+			}
+			o.Only[p] = true
+		}
+	}
 	if o.Runs < 1 {
 		o.Runs = 1
 	}
