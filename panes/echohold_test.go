@@ -1,0 +1,117 @@
+package panes
+
+import (
+	"testing"
+	"time"
+)
+
+// resetEchoHold clears the process-wide hold so a test starts from none and
+// leaves none behind.
+func resetEchoHold(t *testing.T) {
+	t.Helper()
+	reset := func() {
+		bulkHold.Store(0)
+		bulkHoldFor.Store(nil)
+		echoSeen.Store(false)
+	}
+	reset()
+	t.Cleanup(reset)
+}
+
+// TestEchoHoldPausesOtherPanesOnly checks the hold's rules without relying
+// on how fast anything runs: every assertion compares against clock
+// readings taken around the call, never against a sleep.
+func TestEchoHoldPausesOtherPanesOnly(t *testing.T) {
+	resetEchoHold(t)
+	typing, flooding := &Pane{}, &Pane{}
+
+	before := time.Now().UnixNano()
+	typing.PrioritizeEcho()
+	after := time.Now().UnixNano()
+	end := bulkHold.Load()
+	if bulkHoldFor.Load() != typing {
+		t.Fatal("the hold does not protect the pane that was typed into")
+	}
+	if end < before+int64(maxEchoHold) || end > after+int64(maxEchoHold) {
+		t.Fatalf("hold ends %v after the keystroke, want %v", time.Duration(end-before), maxEchoHold)
+	}
+
+	// The protected pane's own bulk reads never wait.
+	done := make(chan struct{})
+	go func() { typing.waitEchoHold(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the typed-into pane waited for its own hold")
+	}
+
+	// Its echo shortens the hold to the time needed to draw it.
+	before = time.Now().UnixNano()
+	typing.endEchoHold()
+	after = time.Now().UnixNano()
+	if got := bulkHold.Load(); got < before+int64(echoDrawTime) || got > after+int64(echoDrawTime) {
+		t.Fatalf("after the echo the hold ends %v from now, want %v", time.Duration(got-before), echoDrawTime)
+	}
+	if !echoSeen.Load() {
+		t.Fatal("the echo was not recorded")
+	}
+
+	// Another pane's bulk read resumes only once the hold is over.
+	end = bulkHold.Load()
+	flooding.waitEchoHold()
+	if now := time.Now().UnixNano(); now < end {
+		t.Fatalf("a flooding pane resumed %v before the hold ended", time.Duration(end-now))
+	}
+
+	// Output of a pane the hold does not protect does not end it.
+	resetEchoHold(t)
+	typing.PrioritizeEcho()
+	end = bulkHold.Load()
+	flooding.endEchoHold()
+	if bulkHold.Load() != end || echoSeen.Load() {
+		t.Fatal("another pane's output ended the hold")
+	}
+}
+
+// TestEchoHoldWithoutEchoIsNotRenewed checks that keys which bring no echo
+// (held down, or a program that does not echo) cannot pause floods back to
+// back: while an unanswered hold lasts, or for maxEchoHold after it, a new
+// keystroke does not start another; once an echo came, the next one does.
+func TestEchoHoldWithoutEchoIsNotRenewed(t *testing.T) {
+	resetEchoHold(t)
+	a, b := &Pane{}, &Pane{}
+
+	// An unanswered hold far in the future stands for "one is running".
+	far := time.Now().Add(time.Hour).UnixNano()
+	bulkHold.Store(far)
+	bulkHoldFor.Store(a)
+	b.PrioritizeEcho()
+	if bulkHold.Load() != far || bulkHoldFor.Load() != a {
+		t.Fatal("a keystroke renewed a hold that got no echo")
+	}
+
+	// An unanswered hold that ended less than maxEchoHold ago still blocks
+	// a new one.
+	recent := time.Now().Add(-maxEchoHold / 2).UnixNano()
+	bulkHold.Store(recent)
+	b.PrioritizeEcho()
+	if bulkHold.Load() != recent || bulkHoldFor.Load() != a {
+		t.Fatal("a keystroke started a hold right after one that got no echo")
+	}
+
+	// Long after it, a keystroke starts a new hold.
+	bulkHold.Store(time.Now().Add(-time.Hour).UnixNano())
+	b.PrioritizeEcho()
+	if bulkHoldFor.Load() != b || bulkHold.Load() <= time.Now().UnixNano() {
+		t.Fatal("a keystroke long after the last hold started none")
+	}
+
+	// Once the echo came, the next keystroke starts a new hold at once.
+	bulkHold.Store(far)
+	bulkHoldFor.Store(a)
+	echoSeen.Store(true)
+	b.PrioritizeEcho()
+	if bulkHoldFor.Load() != b || bulkHold.Load() == far || echoSeen.Load() {
+		t.Fatal("a keystroke after an answered hold did not start its own")
+	}
+}
