@@ -161,6 +161,9 @@ func (c *composer) compose(in *frameInput) string {
 	return out
 }
 
+// reset forgets the cached borders, so the next frame draws them anew.
+func (c *composer) reset() { c.bords = c.bords[:0] }
+
 // rowOrder fills c.order with the drawn boxes crossing screen row y, sorted
 // by X (insertion sort: there are few boxes per row).
 func (c *composer) rowOrder(y int) {

@@ -53,6 +53,7 @@ const (
 	actScrollMode
 	actAgents
 	actHelp
+	actRedraw
 	actDetach
 	actQuit
 
@@ -106,6 +107,7 @@ var keymap = []binding{
 	{[]string{"[", "pgup"}, actScrollMode, "scrollback mode for the focused pane", modePrefix},
 	{[]string{"w"}, actAgents, "agents overlay", modePrefix},
 	{[]string{"?"}, actHelp, "this help", modePrefix},
+	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix},
 	{[]string{"d"}, actDetach, "detach (ends the session: asks while agents run)", modePrefix},
 	{[]string{"q"}, actQuit, "quit (asks while agents run)", modePrefix},
 

@@ -136,6 +136,12 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		return m.scheduleLabelTick(m.now())
 	case actHelp:
 		m.setOverlay(newHelpOverlay(m.prefix, m.width, m.height, m.ui))
+	case actRedraw:
+		// Compose the frame from scratch and send every row again: the
+		// outer terminal may show something else than agentgrid believes.
+		m.comp.reset()
+		m.baseDirty = true
+		return tea.ClearScreen
 	case actDetach, actQuit:
 		return m.askQuit()
 	}

@@ -35,18 +35,7 @@ func (s *syncBuffer) String() string {
 // is set up, the first frame comes from an engine poke, ctrl+b q y quits,
 // and everything set up is undone in reverse order.
 func TestRunDrawsAndQuits(t *testing.T) {
-	eng := newFakeEngine(testSnapshot(), time.Now)
-	cfg := testConfig()
-	m := newModel(eng, cfg, testStyles(), time.Now)
-	inR, inW := io.Pipe()
-	defer inW.Close()
-	var out syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), eng, m, cfg,
-			WithIO(inR, &out), WithSize(80, 24), WithEnv([]string{"TERM=xterm-256color"}))
-	}()
-	eng.changed <- struct{}{}
+	inW, out, done := startRun(t, context.Background())
 	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "a1-title") })
 	if _, err := inW.Write([]byte("\x02q")); err != nil {
 		t.Fatal(err)
@@ -74,6 +63,25 @@ func TestRunDrawsAndQuits(t *testing.T) {
 	if !strings.HasSuffix(got, "\x1b[?1049l") {
 		t.Errorf("output does not end leaving the alternate screen: %q", got[max(len(got)-200, 0):])
 	}
+}
+
+// startRun runs the real event loop at 80x24 over a fake engine showing
+// testSnapshot, with its input from a pipe and its output to a buffer, and
+// pokes the engine for the first frame. done receives what run returns.
+func startRun(t *testing.T, ctx context.Context) (in io.WriteCloser, out *syncBuffer, done chan error) {
+	t.Helper()
+	eng := newFakeEngine(testSnapshot(), time.Now)
+	cfg := testConfig()
+	m := newModel(eng, cfg, testStyles(), time.Now)
+	inR, inW := io.Pipe()
+	t.Cleanup(func() { inW.Close() })
+	out = &syncBuffer{}
+	done = make(chan error, 1)
+	go func() {
+		done <- run(ctx, eng, m, cfg, WithIO(inR, out), WithSize(80, 24), WithEnv([]string{"TERM=xterm-256color"}))
+	}()
+	eng.changed <- struct{}{}
+	return inW, out, done
 }
 
 // checkOrder checks that seqs appear in s in that order.
@@ -150,4 +158,26 @@ func TestRunRestoresTerminalOnPanic(t *testing.T) {
 	if !strings.Contains(errOut.String(), "internal error, terminal restored: snapshot exploded") {
 		t.Errorf("crash report = %q", errOut.String())
 	}
+}
+
+// TestRedrawKeyRepaintsEverything checks prefix r: the screen is cleared
+// and every row of the frame is sent again, though nothing changed.
+func TestRedrawKeyRepaintsEverything(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	inW, out, done := startRun(t, ctx)
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "building") })
+	mark := len(out.String())
+	if _, err := inW.Write([]byte("\x02r")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the redrawn frame", func() bool {
+		after := out.String()[mark:]
+		plain := ansi.Strip(after)
+		return strings.Contains(after, seqClear) && strings.Contains(plain, "a1-title") &&
+			strings.Contains(plain, "building") && strings.Contains(plain, "done?")
+	})
 }
