@@ -49,7 +49,10 @@ const (
 	// wbIdleLong extends the idle measurement past the first minute, when
 	// the resting agents' badges turn from "<1m" to "1m": the one redraw an
 	// idle session does by itself.
-	wbIdleLong  = 60 * time.Second
+	wbIdleLong = 60 * time.Second
+	// wbRedraws full redraws are asked for, wbRedrawGap apart.
+	wbRedraws   = 100
+	wbRedrawGap = 25 * time.Millisecond
 	wbSpawns    = 15
 	wbFloodN    = 8
 	wbFloodSize = 20_000_000
@@ -257,6 +260,21 @@ func (s *wbTmux) pids() ([]int, error) {
 		return nil, fmt.Errorf("tmux server pid %q: %w", out, err)
 	}
 	return []int{server, s.term.cmd.Process.Pid}, nil
+}
+
+// ttyClient names the client attached from the terminal under measurement
+// (not the control-mode client that sends the commands).
+func (s *wbTmux) ttyClient() (string, error) {
+	out, err := s.tmux("list-clients", "-F", "#{client_control_mode} #{client_name}")
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "0 "); ok {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("no terminal client attached to tmux: %q", out)
 }
 
 func (s *wbTmux) close() {

@@ -19,21 +19,67 @@ func (e *wbEnv) idle() []wbRow {
 		Note: "240x70, tiled; % of one core; agentgrid process vs tmux server+client"}
 	long := wbRow{Name: fmt.Sprintf("idle CPU, same panes, the next %v", wbIdleLong), Unit: "%", Agentgrid: math.NaN(), Tmux: math.NaN(),
 		Note: "spans the minute at which the idle badges turn from <1m to 1m"}
-	if w, err := e.idleAgentgrid(); err != nil {
+	redraw := wbRow{Name: fmt.Sprintf("full redraw of %d panes + status, CPU per frame", wbIdlePanes+1), Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
+		Note: fmt.Sprintf("%d redraws of the idle session above, every row sent again; agentgrid: prefix r, tmux: refresh-client", wbRedraws)}
+	if w, rd, err := e.idleAgentgrid(); err != nil {
 		short.Note += "; agentgrid: " + err.Error()
 	} else {
 		short.Agentgrid, long.Agentgrid = w[0].cpu, w[1].cpu
 		short.Note += fmt.Sprintf("; agentgrid wrote %d bytes to the terminal meanwhile", w[0].written)
 		long.Note += fmt.Sprintf("; agentgrid wrote %d bytes", w[1].written)
+		redraw.Agentgrid = rd.cpuMS
+		redraw.Note += fmt.Sprintf("; agentgrid %.0f bytes a frame", rd.bytes)
 	}
-	if w, err := e.idleTmux(); err != nil {
+	if w, rd, err := e.idleTmux(); err != nil {
 		short.Note += "; tmux: " + err.Error()
 	} else {
 		short.Tmux, long.Tmux = w[0].cpu, w[1].cpu
 		short.Note += fmt.Sprintf(", tmux %d", w[0].written)
 		long.Note += fmt.Sprintf(", tmux %d", w[1].written)
+		redraw.Tmux = rd.cpuMS
+		redraw.Note += fmt.Sprintf(", tmux %.0f", rd.bytes)
 	}
-	return []wbRow{short, long}
+	return []wbRow{short, long, redraw}
+}
+
+// wbRedraw is the cost of one full redraw.
+type wbRedraw struct {
+	cpuMS float64 // CPU time per frame, idle share taken off
+	bytes float64 // bytes written to the terminal per frame
+}
+
+// wbMeasureRedraws asks for wbRedraws full redraws, wbRedrawGap apart so
+// that none is merged with the next, waits until the terminal has been
+// quiet for a while, and returns the CPU and bytes per frame. idlePct, the
+// session's own idle CPU, is taken off.
+func wbMeasureRedraws(term *wbTerminal, idlePct float64, redraw func() error, pids ...int) (wbRedraw, error) {
+	if err := term.waitQuiet(300*time.Millisecond, 10*time.Second); err != nil {
+		return wbRedraw{}, err
+	}
+	c0, err := wbProcessesCPU(pids...)
+	if err != nil {
+		return wbRedraw{}, err
+	}
+	w0, t0 := term.written.Load(), time.Now()
+	for range wbRedraws {
+		if err := redraw(); err != nil {
+			return wbRedraw{}, err
+		}
+		time.Sleep(wbRedrawGap)
+	}
+	if err := term.waitQuiet(300*time.Millisecond, 20*time.Second); err != nil {
+		return wbRedraw{}, err
+	}
+	c1, err := wbProcessesCPU(pids...)
+	if err != nil {
+		return wbRedraw{}, err
+	}
+	elapsed := time.Since(t0)
+	used := float64(c1-c0) - idlePct/100*float64(elapsed)
+	return wbRedraw{
+		cpuMS: max(used, 0) / wbRedraws / float64(time.Millisecond),
+		bytes: float64(term.written.Load()-w0) / wbRedraws,
+	}, nil
 }
 
 // wbIdleWindow is one idle measurement: CPU share and bytes drawn.
@@ -56,10 +102,10 @@ func idleWindows(term *wbTerminal, pids ...int) ([]wbIdleWindow, error) {
 	return out, nil
 }
 
-func (e *wbEnv) idleAgentgrid() ([]wbIdleWindow, error) {
+func (e *wbEnv) idleAgentgrid() ([]wbIdleWindow, wbRedraw, error) {
 	s, err := e.startAgentgrid("tiled", 240, 70)
 	if err != nil {
-		return nil, err
+		return nil, wbRedraw{}, err
 	}
 	defer s.close()
 	for i := range wbIdlePanes {
@@ -67,7 +113,7 @@ func (e *wbEnv) idleAgentgrid() ([]wbIdleWindow, error) {
 		_, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: fmt.Sprintf("idle-%d", i+1), Argv: []string{"sh"}})
 		cancel()
 		if err != nil {
-			return nil, err
+			return nil, wbRedraw{}, err
 		}
 	}
 	// Settle: every shell printed its prompt and the agents were judged
@@ -91,31 +137,50 @@ func (e *wbEnv) idleAgentgrid() ([]wbIdleWindow, error) {
 	})
 	time.Sleep(time.Second)
 	e.logf("agentgrid idle: measuring %v, then %v", wbIdleFor, wbIdleLong)
-	return idleWindows(s.term, s.pid())
+	w, err := idleWindows(s.term, s.pid())
+	if err != nil {
+		return nil, wbRedraw{}, err
+	}
+	e.logf("agentgrid: %d full redraws", wbRedraws)
+	rd, err := wbMeasureRedraws(s.term, w[0].cpu, func() error { return s.term.typeKeys("\x02r") }, s.pid())
+	return w, rd, err
 }
 
-func (e *wbEnv) idleTmux() ([]wbIdleWindow, error) {
+func (e *wbEnv) idleTmux() ([]wbIdleWindow, wbRedraw, error) {
 	s, err := e.startTmux(240, 70)
 	if err != nil {
-		return nil, err
+		return nil, wbRedraw{}, err
 	}
 	defer s.close()
 	for range wbIdlePanes {
 		if _, err := s.ctl.run("split-window -d sh"); err != nil {
-			return nil, err
+			return nil, wbRedraw{}, err
 		}
 		// Re-tile after each split, or the last splits find no room.
 		if _, err := s.ctl.run("select-layout tiled"); err != nil {
-			return nil, err
+			return nil, wbRedraw{}, err
 		}
 	}
 	pids, err := s.pids()
 	if err != nil {
-		return nil, err
+		return nil, wbRedraw{}, err
+	}
+	client, err := s.ttyClient()
+	if err != nil {
+		return nil, wbRedraw{}, err
 	}
 	time.Sleep(2 * time.Second)
 	e.logf("tmux idle: measuring %v, then %v", wbIdleFor, wbIdleLong)
-	return idleWindows(s.term, pids...)
+	w, err := idleWindows(s.term, pids...)
+	if err != nil {
+		return nil, wbRedraw{}, err
+	}
+	e.logf("tmux: %d full redraws", wbRedraws)
+	rd, err := wbMeasureRedraws(s.term, w[0].cpu, func() error {
+		_, err := s.ctl.run("refresh-client -t " + wbTmuxQuote(client))
+		return err
+	}, pids...)
+	return w, rd, err
 }
 
 // wbSpawnProbe is the command whose first output is waited for. The marker is

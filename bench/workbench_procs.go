@@ -95,6 +95,22 @@ func (t *wbTerminal) waitScreen(timeout time.Duration, cond func(screen string) 
 	}
 }
 
+// waitQuiet waits until the program has written nothing for quiet.
+func (t *wbTerminal) waitQuiet(quiet, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	last, since := t.written.Load(), time.Now()
+	for time.Since(since) < quiet {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the terminal did not go quiet within %v", timeout)
+		}
+		time.Sleep(quiet / 10)
+		if n := t.written.Load(); n != last {
+			last, since = n, time.Now()
+		}
+	}
+	return nil
+}
+
 // close hangs up the terminal and waits for its program to end.
 func (t *wbTerminal) close() {
 	_ = t.cmd.Process.Signal(syscall.SIGHUP)
@@ -133,25 +149,30 @@ func wbProcessCPU(pid int) (time.Duration, error) {
 	return total, nil
 }
 
-// wbCPUOver measures the CPU share (percent of one core) used by pids over d.
-func wbCPUOver(d time.Duration, pids ...int) (float64, error) {
-	var before time.Duration
+// wbProcessesCPU sums the CPU time of pids.
+func wbProcessesCPU(pids ...int) (time.Duration, error) {
+	var total time.Duration
 	for _, p := range pids {
 		c, err := wbProcessCPU(p)
 		if err != nil {
 			return 0, err
 		}
-		before += c
+		total += c
+	}
+	return total, nil
+}
+
+// wbCPUOver measures the CPU share (percent of one core) used by pids over d.
+func wbCPUOver(d time.Duration, pids ...int) (float64, error) {
+	before, err := wbProcessesCPU(pids...)
+	if err != nil {
+		return 0, err
 	}
 	start := time.Now()
 	time.Sleep(d)
-	var after time.Duration
-	for _, p := range pids {
-		c, err := wbProcessCPU(p)
-		if err != nil {
-			return 0, err
-		}
-		after += c
+	after, err := wbProcessesCPU(pids...)
+	if err != nil {
+		return 0, err
 	}
 	return 100 * float64(after-before) / float64(time.Since(start)), nil
 }
