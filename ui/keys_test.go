@@ -232,6 +232,11 @@ func checkAction(t *testing.T, m *Model, eng *fakeEngine, act action, key, start
 		if _, ok := m.overlay.(*helpOverlay); !ok {
 			t.Errorf("overlay = %T, want help", m.overlay)
 		}
+	case actRedraw:
+		// What reaches the terminal is checked in TestRedrawKeyRepaintsEverything.
+		if got := eng.takeInputs(); len(got) != 0 || last != "" || m.prefixArmed {
+			t.Errorf("redraw reached the pane or the engine: inputs %q, call %q", got, last)
+		}
 	case actDetach, actQuit:
 		if _, ok := m.overlay.(*confirmOverlay); !ok {
 			t.Fatalf("quitting with running agents should ask, overlay = %T", m.overlay)
