@@ -389,8 +389,9 @@ func (e *Engine) Snapshot() Snapshot { return *e.snap.Load() }
 func (e *Engine) Changed() <-chan struct{} { return e.changed }
 
 // FocusOutput is poked (cap 1, non-blocking) when the focused pane prints,
-// in addition to Changed: the UI draws such output (the echo of what the
-// user types) ahead of its frame-rate limit.
+// and on a new agent's first output, in addition to Changed: the UI draws
+// such output (the echo of what the user types, a new agent appearing)
+// ahead of its frame-rate limit.
 func (e *Engine) FocusOutput() <-chan struct{} { return e.focusChanged }
 
 // Wait blocks until every agent in ids has finished (done, failed or

@@ -204,6 +204,13 @@ func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 	// Output returns once the pane read it, so after the second chunk the
 	// first one's output callback has run.
 	drain()
+	// A new agent's first output is urgent wherever the focus is.
+	procs[1].Output("first")
+	select {
+	case <-e.FocusOutput():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first output of a new agent did not poke FocusOutput")
+	}
 	procs[1].Output("other")
 	procs[1].Output("pane")
 	select {

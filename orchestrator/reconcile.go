@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
@@ -232,13 +233,18 @@ func (e *Engine) startAgent(a *agent) {
 }
 
 func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, cols, rows int) (*panes.Pane, error) {
+	// printed is set by the pane's first output, which is urgent like the
+	// focused pane's: a new agent shows up without waiting for the frame
+	// rate the churn of others may have used up.
+	var printed atomic.Bool
 	return panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, panes.Options{
 		Scrollback: e.cfg.Agents.Scrollback,
 		LogPath:    a.logPath,
 		Logger:     e.log.With("agent", a.id),
 		OnOutput: func() {
 			e.poke()
-			if a.focused.Load() {
+			first := !printed.Load() && printed.CompareAndSwap(false, true)
+			if first || a.focused.Load() {
 				select {
 				case e.focusChanged <- struct{}{}:
 				default:
