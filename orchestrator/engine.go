@@ -178,7 +178,7 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 			e.detachRunner = e.runner.Attach(e.bus)
 		}
 		if e.opts.SocketPath != "" {
-			srv, serr := StartServer(e.opts.SocketPath, e, ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log})
+			srv, serr := StartServer(e.opts.SocketPath, e, ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log, Screen: e.opts.Screen})
 			if serr != nil {
 				err = serr
 				return

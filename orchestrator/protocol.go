@@ -33,6 +33,9 @@ const (
 	MethodAgentExplain = "agent.explain"
 	MethodAgentSignal  = "agent.signal"
 	MethodStatusSet    = "status.set"
+	// MethodSessionScreen is what agentgrid watch polls: the session's
+	// screen, one frame per reply, long-polled with ScreenParams.After.
+	MethodSessionScreen = "session.screen"
 )
 
 // MaxMessageSize is the largest request line the server reads; a longer one

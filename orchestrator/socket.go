@@ -41,6 +41,9 @@ type ServerOptions struct {
 	Version string
 	// Logger receives connection and request problems; nil discards them.
 	Logger *slog.Logger
+	// Screen serves session.screen (agentgrid watch); nil when the session
+	// draws nothing.
+	Screen ScreenSource
 }
 
 // writeTimeout bounds how long a response may wait for a client that does

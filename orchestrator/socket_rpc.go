@@ -18,17 +18,18 @@ import (
 type handler func(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError)
 
 var handlers = map[string]handler{
-	MethodSessionInfo:  handleSessionInfo,
-	MethodAgentSpawn:   handleSpawn,
-	MethodAgentList:    handleList,
-	MethodAgentGet:     handleGet,
-	MethodAgentWait:    handleWait,
-	MethodAgentClose:   handleClose,
-	MethodAgentSend:    handleSend,
-	MethodAgentCapture: handleCapture,
-	MethodAgentExplain: handleExplain,
-	MethodAgentSignal:  handleSignal,
-	MethodStatusSet:    handleStatusSet,
+	MethodSessionInfo:   handleSessionInfo,
+	MethodAgentSpawn:    handleSpawn,
+	MethodAgentList:     handleList,
+	MethodAgentGet:      handleGet,
+	MethodAgentWait:     handleWait,
+	MethodAgentClose:    handleClose,
+	MethodAgentSend:     handleSend,
+	MethodAgentCapture:  handleCapture,
+	MethodAgentExplain:  handleExplain,
+	MethodAgentSignal:   handleSignal,
+	MethodStatusSet:     handleStatusSet,
+	MethodSessionScreen: handleScreen,
 }
 
 // handleLine answers one line: a request, a notification or a batch. It
@@ -127,7 +128,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodStatusSet}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodStatusSet, MethodSessionScreen}
 }
 
 func validID(id json.RawMessage) bool {

@@ -103,6 +103,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported by the socket's session.info.
 	Version string
+	// Screen is what the socket's session.screen serves to watchers: the
+	// UI's frames. Nil answers it with an error.
+	Screen ScreenSource
 }
 
 // Counts are the numbers shown in the status line.
