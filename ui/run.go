@@ -30,6 +30,7 @@ type runOptions struct {
 	width, height int
 	env           []string
 	stderr        io.Writer // where a crash report goes; tests capture it
+	mirror        *Mirror   // receives every frame shown, for watchers
 }
 
 // WithIO replaces stdin and stdout (tests, attached clients).
@@ -69,35 +70,11 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, options .
 		defer stop()
 	}
 
-	t, err := openTerminal(&opts)
-	if err != nil {
-		return fmt.Errorf("run the terminal UI: %w", err)
-	}
-	width, height := t.size(&opts, opts.env)
+	l := &loop{ctx: ctx, m: m, msgs: make(chan tea.Msg), mirror: opts.mirror}
 	// The first view says which terminal modes the session wants.
-	v := m.View()
-	if err := t.setup(v); err != nil {
-		return fmt.Errorf("run the terminal UI: %w", err)
-	}
-	l := &loop{ctx: ctx, m: m, msgs: make(chan tea.Msg), scr: newScreen(t.frameWriter(opts.env), v.MouseMode)}
-
-	in, err := startInput(ctx, t.in, getenv(opts.env, "TERM"), l.send)
+	width, height, restore, err := l.takeTerminal(cancel, &opts, m.View())
 	if err != nil {
-		l.scr.close()
-		t.restore(0)
-		return fmt.Errorf("run the terminal UI: read the terminal: %w", err)
-	}
-	var restoreOnce sync.Once
-	// restore gives the terminal back: no more reads, the last frame out,
-	// every mode undone, raw mode left. Any goroutine may call it, first
-	// thing on a panic.
-	restore := func() {
-		restoreOnce.Do(func() {
-			cancel()
-			in.stop()
-			l.scr.close()
-			t.restore(l.scr.style)
-		})
+		return fmt.Errorf("run the terminal UI: %w", err)
 	}
 	defer restore()
 	l.crash = func(where string, r any) {
@@ -110,13 +87,6 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, options .
 			panic(r)
 		}
 	}()
-
-	if t.outTTY != nil {
-		winch := make(chan os.Signal, 1)
-		signal.Notify(winch, syscall.SIGWINCH)
-		defer signal.Stop(winch)
-		go l.watchSize(t.outTTY, winch)
-	}
 
 	changed := []<-chan struct{}{eng.Changed()}
 	if st := eng.Status(); st != nil {
@@ -152,12 +122,13 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, options .
 // model's Update, and hands the view to the screen writer when it changed.
 // Commands run in goroutines of their own.
 type loop struct {
-	ctx   context.Context
-	m     *Model
-	msgs  chan tea.Msg
-	scr   *screen
-	last  frame                     // the frame last handed to the screen
-	crash func(where string, r any) // restores the terminal and reports a panic
+	ctx    context.Context
+	m      *Model
+	msgs   chan tea.Msg
+	scr    *screen
+	last   frame                     // the frame last handed to the screen
+	crash  func(where string, r any) // restores the terminal and reports a panic
+	mirror *Mirror                   // nil: nobody can watch
 }
 
 // clearScreenMsg is what tea.ClearScreen returns; its type is Bubble Tea's
@@ -221,6 +192,9 @@ func (l *loop) draw(repaint bool) {
 	}
 	l.last = f
 	l.scr.show(f, repaint)
+	if l.mirror != nil {
+		l.mirror.publish(f.content, l.m.width, l.m.height, f.cursor)
+	}
 }
 
 // exec runs cmd in its own goroutine and sends its message to the loop; a
@@ -247,6 +221,49 @@ func (l *loop) exec(cmd tea.Cmd) {
 			l.send(msg)
 		}
 	}()
+}
+
+// takeTerminal opens the terminal and sets it up for view v: its modes, the
+// screen writer, the input reader and the size watcher, all feeding l. It
+// returns the size and restore, which gives the terminal back (no more
+// reads, the last frame out, every mode undone, raw mode left); restore
+// cancels l's context and may be called from any goroutine, more than once,
+// first thing on a panic.
+func (l *loop) takeTerminal(cancel context.CancelFunc, opts *runOptions, v tea.View) (width, height int, restore func(), err error) {
+	t, err := openTerminal(opts)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	width, height = t.size(opts, opts.env)
+	if err := t.setup(v); err != nil {
+		return 0, 0, nil, err
+	}
+	l.scr = newScreen(t.frameWriter(opts.env), v.MouseMode)
+	in, err := startInput(l.ctx, t.in, getenv(opts.env, "TERM"), l.send)
+	if err != nil {
+		l.scr.close()
+		t.restore(0)
+		return 0, 0, nil, fmt.Errorf("read the terminal: %w", err)
+	}
+	var winch chan os.Signal
+	if t.outTTY != nil {
+		winch = make(chan os.Signal, 1)
+		signal.Notify(winch, syscall.SIGWINCH)
+		go l.watchSize(t.outTTY, winch)
+	}
+	var once sync.Once
+	restore = func() {
+		once.Do(func() {
+			cancel()
+			if winch != nil {
+				signal.Stop(winch)
+			}
+			in.stop()
+			l.scr.close()
+			t.restore(l.scr.style)
+		})
+	}
+	return width, height, restore, nil
 }
 
 // watchSize sends the terminal's new size after each SIGWINCH.

@@ -68,7 +68,7 @@ func TestRunDrawsAndQuits(t *testing.T) {
 // startRun runs the real event loop at 80x24 over a fake engine showing
 // testSnapshot, with its input from a pipe and its output to a buffer, and
 // pokes the engine for the first frame. done receives what run returns.
-func startRun(t *testing.T, ctx context.Context) (in io.WriteCloser, out *syncBuffer, done chan error) {
+func startRun(t *testing.T, ctx context.Context, opts ...Option) (in io.WriteCloser, out *syncBuffer, done chan error) {
 	t.Helper()
 	eng := newFakeEngine(testSnapshot(), time.Now)
 	cfg := testConfig()
@@ -78,7 +78,7 @@ func startRun(t *testing.T, ctx context.Context) (in io.WriteCloser, out *syncBu
 	out = &syncBuffer{}
 	done = make(chan error, 1)
 	go func() {
-		done <- run(ctx, eng, m, cfg, WithIO(inR, out), WithSize(80, 24), WithEnv([]string{"TERM=xterm-256color"}))
+		done <- run(ctx, eng, m, cfg, append([]Option{WithIO(inR, out), WithSize(80, 24), WithEnv([]string{"TERM=xterm-256color"})}, opts...)...)
 	}()
 	eng.changed <- struct{}{}
 	return inW, out, done

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/orchestrator"
+)
+
+func TestMirrorNextFrame(t *testing.T) {
+	m := NewMirror()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if f, err := m.NextFrame(ctx, 0); !errors.Is(err, context.DeadlineExceeded) || f.Seq != 0 {
+		t.Fatalf("before any frame: %+v, %v; want a wait that ends with the context", f, err)
+	}
+	m.publish("ab\ncd", 2, 2, nil)
+	f, err := m.NextFrame(context.Background(), 0)
+	if err != nil || f.Seq != 1 || strings.Join(f.Lines, "|") != "ab|cd" || f.Cols != 2 || f.Rows != 2 || f.Cursor != nil {
+		t.Fatalf("first frame = %+v, %v", f, err)
+	}
+	got := make(chan orchestrator.ScreenFrame, 1)
+	go func() {
+		f, _ := m.NextFrame(context.Background(), 1)
+		got <- f
+	}()
+	m.publish("xy\nzw", 2, 2, nil)
+	select {
+	case f := <-got:
+		if f.Seq != 2 || f.Lines[0] != "xy" {
+			t.Fatalf("second frame = %+v", f)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a wait for a newer frame did not end when one came")
+	}
+}
+
+func TestWatchView(t *testing.T) {
+	f := &orchestrator.ScreenFrame{Seq: 1, Cols: 20, Rows: 3, Lines: []string{
+		"\x1b[31mred\x1b[m" + strings.Repeat("x", 17), strings.Repeat("y", 20), strings.Repeat("z", 20),
+	}, Cursor: &orchestrator.ScreenCursor{X: 2, Y: 1}}
+
+	// Smaller than the session: cropped, and the bottom line says so.
+	v := watchView(f, "pair", 10, 3)
+	rows := strings.Split(v.content, "\n")
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rows))
+	}
+	for i, r := range rows {
+		if w := ansi.StringWidth(r); w != 10 {
+			t.Errorf("row %d is %d cells wide, want 10: %q", i, w, r)
+		}
+	}
+	if got := ansi.Strip(rows[0]); got != "redxxxxxxx" {
+		t.Errorf("row 0 = %q", got)
+	}
+	if !strings.Contains(rows[0], "\x1b[31m") {
+		t.Error("colours were lost")
+	}
+	if v.cursor == nil || v.cursor.X != 2 || v.cursor.Y != 1 {
+		t.Errorf("cursor = %+v, want 2,1", v.cursor)
+	}
+	if full := ansi.Strip(watchView(f, "pair", 200, 3).content); !strings.Contains(full, "cropped: the session is 20x3") {
+		t.Errorf("a view two rows short does not say it is cropped:\n%s", full)
+	}
+
+	// Larger: padded, all of it shown, no cropping notice.
+	v = watchView(f, "pair", 30, 6)
+	plain := ansi.Strip(v.content)
+	rows = strings.Split(plain, "\n")
+	if len(rows) != 6 || !strings.HasPrefix(rows[2], strings.Repeat("z", 20)) || strings.TrimSpace(rows[4]) != "" {
+		t.Fatalf("view:\n%s", plain)
+	}
+	if strings.Contains(plain, "cropped") || !strings.Contains(rows[5], "watching pair, read-only") {
+		t.Errorf("bottom line = %q", rows[5])
+	}
+
+	// Before the first frame, and a cursor outside the view.
+	if v := ansi.Strip(watchView(nil, "pair", 60, 4).content); !strings.Contains(v, "waiting for the first frame of pair") {
+		t.Errorf("no frame yet:\n%s", v)
+	}
+	f.Cursor = &orchestrator.ScreenCursor{X: 15, Y: 0}
+	if v := watchView(f, "pair", 10, 3); v.cursor != nil {
+		t.Errorf("a cursor outside the view is shown at %+v", v.cursor)
+	}
+}
+
+// TestWatchShowsFramesUntilQ runs Watch over pipes: frames are drawn as they
+// come, keys other than q do nothing, q ends it.
+func TestWatchShowsFramesUntilQ(t *testing.T) {
+	frames := make(chan orchestrator.ScreenFrame)
+	next := func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
+		select {
+		case f := <-frames:
+			return f, nil
+		case <-ctx.Done():
+			return orchestrator.ScreenFrame{}, ctx.Err()
+		}
+	}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Watch(context.Background(), "pair", next, WithIO(inR, &out), WithSize(40, 6), WithEnv([]string{"TERM=xterm-256color"}))
+	}()
+	waitFor(t, "the waiting line", func() bool { return strings.Contains(ansi.Strip(out.String()), "waiting for the first frame") })
+	frames <- orchestrator.ScreenFrame{Seq: 1, Cols: 20, Rows: 2, Lines: []string{"first frame", "row two"}}
+	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "first frame") })
+	if _, err := inW.Write([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	frames <- orchestrator.ScreenFrame{Seq: 2, Cols: 20, Rows: 2, Lines: []string{"second frame", "row two"}}
+	waitFor(t, "the second frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "second frame") })
+	if _, err := inW.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Watch returned %v after q", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Watch did not return after q")
+	}
+	if got := out.String(); !strings.HasSuffix(got, "\x1b[?1049l") {
+		t.Errorf("the terminal was not given back: output ends %q", got[max(len(got)-80, 0):])
+	}
+}
+
+func TestWatchEndsWithTheSession(t *testing.T) {
+	next := func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
+		return orchestrator.ScreenFrame{}, errors.New("connection reset")
+	}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out syncBuffer
+	err := Watch(context.Background(), "pair", next, WithIO(inR, &out), WithSize(40, 6), WithEnv([]string{"TERM=xterm-256color"}))
+	if !errors.Is(err, ErrSessionEnded) || !strings.Contains(err.Error(), "connection reset") {
+		t.Fatalf("Watch = %v, want ErrSessionEnded with the cause", err)
+	}
+}
+
+// TestRunPublishesToMirror checks that what the session draws is what a
+// watcher gets.
+func TestRunPublishesToMirror(t *testing.T) {
+	mirror := NewMirror()
+	ctx, cancel := context.WithCancel(context.Background())
+	_, out, done := startRun(t, ctx, WithMirror(mirror))
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "a1-title") })
+	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer wcancel()
+	f, err := mirror.NextFrame(wctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Cols != 80 || f.Rows != 24 || len(f.Lines) != 24 || !strings.Contains(ansi.Strip(strings.Join(f.Lines, "\n")), "a1-title") {
+		t.Fatalf("mirrored frame %dx%d with %d lines:\n%s", f.Cols, f.Rows, len(f.Lines), strings.Join(f.Lines, "\n"))
+	}
+}
