@@ -30,7 +30,7 @@ func addClientCommands(root *cobra.Command) {
 	}
 	for _, c := range []*cobra.Command{
 		newSpawnCmd(), newListCmd(), newWaitCmd(), newCloseCmd(), newSendCmd(),
-		newCaptureCmd(), newStatusCmd(), newExplainCmd(),
+		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(),
 	} {
 		root.AddCommand(usageErrors(c))
 	}

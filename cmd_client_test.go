@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -540,4 +541,21 @@ func TestCLIAgainstRealEngine(t *testing.T) {
 		t.Errorf("list =\n%s", r.stdout)
 	}
 	runCLI(t, "--socket", sock, "explain", id).want(t, 0)
+}
+
+// TestWatchRefusesItsOwnSession checks that a pane cannot watch the session
+// it is in, which would mirror itself without end.
+func TestWatchRefusesItsOwnSession(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "own.sock")
+	t.Setenv("AGENTGRID_SOCKET", sock)
+	root := &cobra.Command{Use: "agentgrid"}
+	addClientCommands(root)
+	root.SetArgs([]string{"watch", sock})
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	err := root.Execute()
+	var ee exitError
+	if !errors.As(err, &ee) || !strings.Contains(ee.msg, "cannot watch itself") {
+		t.Fatalf("watch of the own session = %v", err)
+	}
 }

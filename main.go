@@ -165,6 +165,9 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		argv = []string{sh}
 	}
 
+	// Every frame the UI shows also goes to the mirror, which serves
+	// agentgrid watch through the socket.
+	mirror := ui.NewMirror()
 	eng, err := orchestrator.New(cfg, orchestrator.Options{
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},
@@ -173,6 +176,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Env:        os.Environ(),
 		Logger:     logger,
 		Version:    version,
+		Screen:     mirror,
 	})
 	if err != nil {
 		return err
@@ -187,7 +191,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err := eng.Start(ctx, argv); err != nil {
 		return err
 	}
-	if err := ui.Run(ctx, eng, cfg, palette.Styles()); err != nil {
+	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror)); err != nil {
 		return err
 	}
 	return eng.Shutdown(context.Background())
