@@ -186,10 +186,11 @@ func writeDemoConfig(layoutName string) (string, error) {
 	return path, nil
 }
 
-// demoLayout picks main-horizontal when the terminal is too narrow for any
-// agent pane beside the main view (an 80x24 terminal with the default
-// main-vertical layout shows none, and the demo would only queue). It returns
-// "" to keep the configured layout: the user chose one (--layout or a
+// demoLayout picks main-horizontal when the terminal is too narrow for an
+// agent pane beside a main view of main_size (below 84 columns by default:
+// the main view would give up its share, down to 38 columns at 80x24, and
+// the demo's text, written for 40 or more, would wrap badly). It returns ""
+// to keep the configured layout: the user chose one (--layout or a
 // non-default config), it already fits, or the other would not help.
 func demoLayout(cfg config.Config, flagLayout string) string {
 	if flagLayout != "" || cfg.Layout.Name != config.Default().Layout.Name {
@@ -202,7 +203,7 @@ func demoLayout(cfg config.Config, flagLayout string) string {
 	area := layout.Rect{W: w, H: h - 1} // the status line takes a row
 	opts := layout.Options{Name: cfg.Layout.Name, MainSize: cfg.Layout.MainSize,
 		MinAgentWidth: cfg.Layout.MinAgentWidth, MinAgentHeight: cfg.Layout.MinAgentHeight, HasMain: true, Zoom: -1}
-	if layout.Capacity(area, opts) > 0 {
+	if w-w*cfg.Layout.MainSize/100 >= cfg.Layout.MinAgentWidth+2 {
 		return ""
 	}
 	opts.Name = layout.MainHorizontal

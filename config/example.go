@@ -30,6 +30,7 @@ kind = ""
 # Arrangement: main-vertical, main-horizontal, tiled, even-horizontal or even-vertical.
 name = "main-vertical"
 # The main view's share of the width (main-vertical) or height (main-horizontal), percent, 20..80.
+# When what it leaves is too small for one agent pane, the main view gives up that much.
 main_size = 50
 # Smallest agent pane content width in cells (at least 10); decides how many panes fit.
 min_agent_width = 40

@@ -219,10 +219,18 @@ func split(area Rect, o Options) splitter {
 			s.agents = area
 		} else if o.Name == MainVertical {
 			mw := max(area.W*o.MainSize/100, MinMainWidth)
+			if area.W-mw < bw && area.W-bw >= MinMainWidth {
+				// Too narrow for an agent column at main_size: the main view
+				// gives up what one column needs rather than hide every agent.
+				mw = area.W - bw
+			}
 			s.main = Rect{area.X, area.Y, mw, area.H}
 			s.agents = Rect{area.X + mw, area.Y, area.W - mw, area.H}
 		} else {
 			mh := max(area.H*o.MainSize/100, MinMainHeight)
+			if area.H-mh < bh && area.H-bh >= MinMainHeight {
+				mh = area.H - bh // likewise for one row of agents
+			}
 			s.main = Rect{area.X, area.Y, area.W, mh}
 			s.agents = Rect{area.X, area.Y + mh, area.W, area.H - mh}
 		}

@@ -86,10 +86,10 @@ func TestTooSmallAndDegrade(t *testing.T) {
 	if p.TooSmall || p.Main != (Rect{0, 0, 20, 5}) || len(p.Slots) != 0 {
 		t.Errorf("20x5: got %+v", p)
 	}
-	// Room for the main view but not for a 40x8 agent: main only.
-	p = Compute(Rect{0, 0, 80, 24}, 5, o)
-	if p.Capacity != 0 || p.Main != (Rect{0, 0, 80, 24}) {
-		t.Errorf("80x24 default mins: got %+v", p)
+	// Room for the main view but not for a 40x8 agent beside it: main only.
+	p = Compute(Rect{0, 0, 61, 24}, 5, o)
+	if p.Capacity != 0 || p.Main != (Rect{0, 0, 61, 24}) {
+		t.Errorf("61x24 default mins: got %+v", p)
 	}
 }
 
@@ -109,7 +109,16 @@ func TestCapacity(t *testing.T) {
 		{"tiled no main", Rect{0, 0, 200, 50}, Options{Name: Tiled}, 20},
 		{"even-horizontal", Rect{0, 0, 200, 50}, Options{Name: EvenHorizontal, HasMain: true}, 3},
 		{"even-vertical", Rect{0, 0, 200, 50}, Options{Name: EvenVertical, HasMain: true}, 4},
-		{"main_size 80 leaves no room", Rect{0, 0, 200, 50}, Options{Name: MainVertical, MainSize: 80, HasMain: true}, 0},
+		// main_size 80 leaves 40 columns, too few for one agent (42): the
+		// main view gives up 2, and one column of 5 fits.
+		{"main_size 80 gives up one column", Rect{0, 0, 200, 50}, Options{Name: MainVertical, MainSize: 80, HasMain: true}, 5},
+		// 80x24 at the default 50 %: main 38, one column of 2.
+		{"main-vertical 80x24", Rect{0, 0, 80, 23}, Options{Name: MainVertical, HasMain: true}, 2},
+		// 60 wide: the main view cannot go below 20, so no agent fits.
+		{"too narrow even then", Rect{0, 0, 60, 50}, Options{Name: MainVertical, HasMain: true}, 0},
+		// 24 high, main-horizontal at 80 %: main 19 of 24 leaves 5 rows; it
+		// gives up what one row of agents needs (10).
+		{"main-horizontal gives up one row", Rect{0, 0, 200, 24}, Options{Name: MainHorizontal, MainSize: 80, HasMain: true}, 4},
 		{"unknown name is main-vertical", Rect{0, 0, 200, 50}, Options{Name: "x", HasMain: true}, 10},
 	}
 	for _, c := range cases {
