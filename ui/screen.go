@@ -172,7 +172,7 @@ func (s *screen) draw(b []byte, f frame, repaint bool) []byte {
 		}
 		b = appendCUP(b, col, y)
 		b = append(b, sgrReset...)
-		b = append(b, r[from:]...)
+		b = appendRow(b, r[from:])
 	}
 	// A shorter frame (the "terminal too small" notice) leaves rows below
 	// it that must not keep the old content.
@@ -287,6 +287,103 @@ func resumeAt(old, r string) (from, col int) {
 	}
 	from = i + len(sgrReset)
 	return from, ansi.StringWidth(r[:from])
+}
+
+// minBlankRun is the shortest run of blanks worth sending as an erase and a
+// cursor move (ECH n, CUF n: about ten bytes) rather than as spaces.
+const minBlankRun = 12
+
+// appendRow appends seg, the rest of a row that starts with no attributes
+// set, sending long runs of unstyled blanks as "erase n cells, move right
+// n" and blanks that end the row as "erase to the end of the line": pane
+// content is mostly blank, and a full redraw then costs a fraction of the
+// bytes. Blanks after any attribute or a hyperlink are sent as they are,
+// since an erase would lose their background or link.
+func appendRow(b []byte, seg string) []byte {
+	plain := true // no attribute set since the last reset
+	for i := 0; i < len(seg); {
+		c := seg[i]
+		switch {
+		case c == 0x1b:
+			n := escapeLen(seg[i:])
+			esc := seg[i : i+n]
+			switch {
+			case esc == sgrReset || esc == "\x1b[0m":
+				plain = true
+			case strings.HasPrefix(esc, "\x1b["):
+				if esc[len(esc)-1] == 'm' {
+					plain = false
+				}
+			default:
+				plain = false // an OSC (hyperlink) or anything else
+			}
+			b = append(b, esc...)
+			i += n
+		case c == ' ' && plain:
+			j := i
+			for j < len(seg) && seg[j] == ' ' {
+				j++
+			}
+			run := j - i
+			switch {
+			case onlyEscapes(seg[j:]) && run >= 4:
+				b = append(b, "\x1b[K"...)
+			case run >= minBlankRun:
+				b = append(b, "\x1b["...)
+				b = strconv.AppendInt(b, int64(run), 10)
+				b = append(b, "X\x1b["...)
+				b = strconv.AppendInt(b, int64(run), 10)
+				b = append(b, 'C')
+			default:
+				b = append(b, seg[i:j]...)
+			}
+			i = j
+		default:
+			b = append(b, c)
+			i++
+		}
+	}
+	return b
+}
+
+// escapeLen is the length of the escape sequence s starts with: a CSI up to
+// its final byte, an OSC, DCS or APC up to its terminator, else two bytes.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		for i := 2; i < len(s); i++ {
+			if s[i] >= 0x40 && s[i] <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(s)
+	case ']', 'P', '_':
+		for i := 2; i < len(s); i++ {
+			if s[i] == 0x07 {
+				return i + 1
+			}
+			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return len(s)
+	}
+	return 2
+}
+
+// onlyEscapes reports whether s holds nothing but escape sequences, so that
+// erasing to the end of the line from here loses no text.
+func onlyEscapes(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] != 0x1b {
+			return false
+		}
+		i += escapeLen(s[i:])
+	}
+	return true
 }
 
 // appendCUP moves the cursor to column x, row y (both from 0).

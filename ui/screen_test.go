@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"math/rand/v2"
+
+	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -165,4 +169,63 @@ func TestScreenRewritesRowsFromTheChangedSegment(t *testing.T) {
 		t.Errorf("frame %q does not rewrite the row from its start", out)
 	}
 	w.noMore(t, s)
+}
+
+// TestScreenOutputReproducesFrames feeds the writer's output for a run of
+// random frames (styled text, long blank runs, backgrounds, wide
+// characters, rows that change in part) to a terminal emulator, and checks
+// after each frame that it shows exactly what the frame says: the blank-run
+// shortcuts must never lose text, a background or a cell.
+func TestScreenOutputReproducesFrames(t *testing.T) {
+	const w, h = 60, 8
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{
+		"text", "  ", strings.Repeat(" ", 15), strings.Repeat(" ", 30), "\x1b[31mred\x1b[m",
+		"\x1b[44m" + strings.Repeat(" ", 14) + "\x1b[m", "\x1b[1mbold " + strings.Repeat(" ", 13) + "x\x1b[m", "世界", "│", "é",
+	}
+	randomRow := func() string {
+		var sb strings.Builder
+		for ansi.StringWidth(sb.String()) < w {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return fitLine(sb.String(), w) + sgrReset
+	}
+	var out syncBuffer
+	s := newScreen(&out, tea.MouseModeNone)
+	defer s.close()
+	got := vterm.New(w, h)
+	cur := make([]string, h)
+	for y := range cur {
+		cur[y] = randomRow()
+	}
+	for i := range 200 {
+		// Change a few rows, sometimes only their right part.
+		for range 1 + rng.IntN(3) {
+			y := rng.IntN(h)
+			if rng.IntN(2) == 0 {
+				cur[y] = randomRow()
+			} else {
+				cut := rng.IntN(w)
+				cur[y] = fitLine(ansi.Truncate(cur[y], cut, "")+sgrReset+ansi.Strip(randomRow()), w) + sgrReset
+			}
+		}
+		before := len(out.String())
+		s.show(frame{content: strings.Join(cur, "\n")}, i == 0)
+		// Each frame is one write, a synchronized update.
+		waitFor(t, "the frame to be written", func() bool {
+			o := out.String()
+			return len(o) > before && strings.HasSuffix(o, seqSyncEnd)
+		})
+		_, _ = got.Write([]byte(out.String()[before:]))
+		want := vterm.New(w, h)
+		for y, r := range cur {
+			_, _ = want.Write([]byte(appendCUP(nil, 0, y)))
+			_, _ = want.Write([]byte(sgrReset + r))
+		}
+		for y := range h {
+			if g, e := got.RenderRow(y), want.RenderRow(y); g != e {
+				t.Fatalf("frame %d, row %d:\n got %q\nwant %q", i, y, g, e)
+			}
+		}
+	}
 }
