@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
+
+// watchFPS caps the frames a watcher asks for each second.
+const watchFPS = 30
 
 // FrameSource fetches the session's first frame after seq after (0: the
 // current one), waiting for it: a control-socket client's Screen method.
@@ -56,6 +60,7 @@ func Watch(ctx context.Context, session string, next FrameSource, options ...Opt
 	go func() {
 		var after uint64
 		for {
+			asked := time.Now()
 			f, err := next(ctx, after)
 			if err != nil {
 				l.send(watchEndMsg{err: err})
@@ -63,6 +68,15 @@ func Watch(ctx context.Context, session string, next FrameSource, options ...Opt
 			}
 			after = f.Seq
 			l.send(watchFrameMsg{f: f})
+			// At most watchFPS frames a second: while the session floods,
+			// watchers skip frames instead of making it encode every one.
+			if wait := time.Second/watchFPS - time.Since(asked); wait > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait):
+				}
+			}
 		}
 	}()
 
