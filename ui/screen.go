@@ -294,32 +294,57 @@ func resumeAt(old, r string) (from, col int) {
 const minBlankRun = 12
 
 // appendRow appends seg, the rest of a row that starts with no attributes
-// set, sending long runs of unstyled blanks as "erase n cells, move right
-// n" and blanks that end the row as "erase to the end of the line": pane
-// content is mostly blank, and a full redraw then costs a fraction of the
-// bytes. Blanks after any attribute or a hyperlink are sent as they are,
-// since an erase would lose their background or link.
+// set, in fewer bytes than it takes as composed:
+//   - long runs of unstyled blanks go out as "erase n cells, move right n",
+//     and blanks that end the row as "erase to the end of the line": pane
+//     content is mostly blank. Blanks after any attribute or a hyperlink go
+//     out as they are, since an erase would lose their background or link;
+//   - a reset followed by the very attribute it ended is left out, as
+//     between two neighbouring borders of the same colour ("│" reset, then
+//     the same colour and "│" again).
 func appendRow(b []byte, seg string) []byte {
-	plain := true // no attribute set since the last reset
+	plain := true    // no attribute set since the last reset
+	last := ""       // the one SGR set since the last reset ("" if none or several)
+	pending := false // a reset is due but not yet written
+	before := ""     // last, as it was when the pending reset came
+	flush := func() {
+		if pending {
+			b = append(b, sgrReset...)
+			pending = false
+		}
+	}
 	for i := 0; i < len(seg); {
 		c := seg[i]
 		switch {
 		case c == 0x1b:
 			n := escapeLen(seg[i:])
 			esc := seg[i : i+n]
+			i += n
 			switch {
 			case esc == sgrReset || esc == "\x1b[0m":
-				plain = true
-			case strings.HasPrefix(esc, "\x1b["):
-				if esc[len(esc)-1] == 'm' {
-					plain = false
+				if !pending {
+					before = last
 				}
-			default:
-				plain = false // an OSC (hyperlink) or anything else
+				plain, last, pending = true, "", true
+				continue
+			case strings.HasPrefix(esc, "\x1b[") && esc[len(esc)-1] == 'm':
+				if pending && before != "" && esc == before {
+					// The reset and this SGR cancel out.
+					pending, plain, last = false, false, before
+					continue
+				}
+				last = ""
+				if plain {
+					last = esc // the first since the reset; a second leaves ""
+				}
+				plain = false
+			case !strings.HasPrefix(esc, "\x1b["):
+				plain, last = false, "" // an OSC (hyperlink) or anything else
 			}
+			flush()
 			b = append(b, esc...)
-			i += n
 		case c == ' ' && plain:
+			flush()
 			j := i
 			for j < len(seg) && seg[j] == ' ' {
 				j++
@@ -339,10 +364,12 @@ func appendRow(b []byte, seg string) []byte {
 			}
 			i = j
 		default:
+			flush()
 			b = append(b, c)
 			i++
 		}
 	}
+	flush()
 	return b
 }
 

@@ -173,15 +173,18 @@ func TestScreenRewritesRowsFromTheChangedSegment(t *testing.T) {
 
 // TestScreenOutputReproducesFrames feeds the writer's output for a run of
 // random frames (styled text, long blank runs, backgrounds, wide
-// characters, rows that change in part) to a terminal emulator, and checks
-// after each frame that it shows exactly what the frame says: the blank-run
-// shortcuts must never lose text, a background or a cell.
+// characters, borders, rows that change in part) to a terminal emulator, and
+// checks after each frame that it shows exactly what the frame says: the
+// shortcuts of appendRow must never lose text, an attribute or a cell.
 func TestScreenOutputReproducesFrames(t *testing.T) {
 	const w, h = 60, 8
 	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{
 		"text", "  ", strings.Repeat(" ", 15), strings.Repeat(" ", 30), "\x1b[31mred\x1b[m",
 		"\x1b[44m" + strings.Repeat(" ", 14) + "\x1b[m", "\x1b[1mbold " + strings.Repeat(" ", 13) + "x\x1b[m", "世界", "│", "é",
+		// Borders, and attributes that a reset ends and the next piece sets
+		// again, alone or on top of another.
+		"\x1b[38;5;240m│\x1b[m", "\x1b[31mr\x1b[m", "\x1b[1m\x1b[31mbr\x1b[m",
 	}
 	randomRow := func() string {
 		var sb strings.Builder
