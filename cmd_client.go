@@ -68,9 +68,7 @@ func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
 	if f := cmd.Flag("socket"); f != nil {
 		path = f.Value.String()
 	}
-	if path != "" && !strings.Contains(path, "/") {
-		path = orchestrator.SocketPath(path)
-	}
+	path = socketFor(path)
 	var (
 		c   *orchestrator.Client
 		err error
@@ -84,6 +82,15 @@ func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
 		return nil, exitError{1, err.Error()}
 	}
 	return c, nil
+}
+
+// socketFor turns a --socket value into a socket path: a value without a
+// slash is a session name. Empty stays empty.
+func socketFor(v string) string {
+	if v != "" && !strings.Contains(v, "/") {
+		return orchestrator.SocketPath(v)
+	}
+	return v
 }
 
 // withClient runs fn with a connection to the session.

@@ -65,21 +65,16 @@ running for this user (with several, it lists them).`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			// The first frame also checks that the session has a screen.
-			first, err := c.Screen(ctx, 0, 2*time.Second)
+			// Check that the session has a screen before taking the terminal;
+			// a session that has drawn nothing yet answers "cancelled".
+			_, err = c.Screen(ctx, 0, 2*time.Second)
 			var rpcErr *orchestrator.RPCError
 			if err != nil && !(errors.As(err, &rpcErr) && rpcErr.Code == orchestrator.CodeCancelled) {
 				return exitError{1, fmt.Sprintf("watch %s: %v", name, err)}
 			}
-			sent := false
-			next := func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
-				if !sent && first.Seq > 0 {
-					sent = true
-					return first, nil
-				}
+			err = ui.Watch(ctx, name, func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
 				return c.Screen(ctx, after, 0)
-			}
-			err = ui.Watch(ctx, name, next)
+			})
 			if errors.Is(err, ui.ErrSessionEnded) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "agentgrid watch: session %s ended\n", name)
 				return nil
@@ -92,13 +87,11 @@ running for this user (with several, it lists them).`,
 // watchTarget turns what the user named into a socket path and a session
 // name for display. An empty target means the only live session.
 func watchTarget(target string) (path, name string, err error) {
-	switch {
-	case strings.Contains(target, "/"):
-		return target, strings.TrimSuffix(filepath.Base(target), ".sock"), nil
-	case target != "":
-		return orchestrator.SocketPath(target), target, nil
+	if target != "" {
+		path = socketFor(target)
+		return path, sessionName(path), nil
 	}
-	dir := filepath.Dir(orchestrator.SocketPath("x"))
+	dir := orchestrator.SocketDir()
 	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
 	var live []string
 	for _, s := range socks {
@@ -112,11 +105,16 @@ func watchTarget(target string) (path, name string, err error) {
 	case 0:
 		return "", "", fmt.Errorf("no agentgrid session is running for this user (looked in %s); start one with agentgrid --session NAME", dir)
 	case 1:
-		return live[0], strings.TrimSuffix(filepath.Base(live[0]), ".sock"), nil
+		return live[0], sessionName(live[0]), nil
 	}
 	names := make([]string, len(live))
 	for i, s := range live {
-		names[i] = strings.TrimSuffix(filepath.Base(s), ".sock")
+		names[i] = sessionName(s)
 	}
 	return "", "", fmt.Errorf("%d sessions are running (%s); name one: agentgrid watch NAME", len(live), strings.Join(names, ", "))
+}
+
+// sessionName is the session a socket path belongs to.
+func sessionName(socket string) string {
+	return strings.TrimSuffix(filepath.Base(socket), ".sock")
 }

@@ -20,11 +20,15 @@ const maxSocketPath = 103
 // when XDG_RUNTIME_DIR is unset. Characters other than letters, digits, '.',
 // '_' and '-' in the session name become '_' so the name stays one file.
 func SocketPath(session string) string {
-	name := sanitizeSession(session) + ".sock"
+	return filepath.Join(SocketDir(), sanitizeSession(session)+".sock")
+}
+
+// SocketDir is the directory that holds this user's session sockets.
+func SocketDir() string {
 	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "agentgrid", name)
+		return filepath.Join(dir, "agentgrid")
 	}
-	return filepath.Join("/tmp", fmt.Sprintf("agentgrid-%d", os.Getuid()), name)
+	return filepath.Join("/tmp", fmt.Sprintf("agentgrid-%d", os.Getuid()))
 }
 
 func sanitizeSession(s string) string {

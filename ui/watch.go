@@ -50,13 +50,7 @@ func Watch(ctx context.Context, session string, next FrameSource, options ...Opt
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
-	defer restore()
-	defer func() {
-		if r := recover(); r != nil {
-			restore()
-			panic(r)
-		}
-	}()
+	defer restore() // also while a panic unwinds
 	go func() {
 		var after uint64
 		for {
