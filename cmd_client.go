@@ -68,11 +68,11 @@ func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
 	if f := cmd.Flag("socket"); f != nil {
 		path = f.Value.String()
 	}
-	path = socketFor(path)
-	var (
-		c   *orchestrator.Client
-		err error
-	)
+	path, err := socketFor(path)
+	if err != nil {
+		return nil, err
+	}
+	var c *orchestrator.Client
 	if path != "" {
 		c, err = orchestrator.Dial(path)
 	} else {
@@ -85,12 +85,17 @@ func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
 }
 
 // socketFor turns a --socket value into a socket path: a value without a
-// slash is a session name. Empty stays empty.
-func socketFor(v string) string {
+// slash is a session name, which must be a valid one; a value with a slash
+// is the path of a socket, which is only dialled, never created. Empty
+// stays empty.
+func socketFor(v string) (string, error) {
 	if v != "" && !strings.Contains(v, "/") {
-		return orchestrator.SocketPath(v)
+		if err := orchestrator.CheckSessionName(v); err != nil {
+			return "", exitError{exitUsage, err.Error()}
+		}
+		return orchestrator.SocketPath(v), nil
 	}
-	return v
+	return v, nil
 }
 
 // withClient runs fn with a connection to the session.

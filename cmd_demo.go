@@ -75,7 +75,7 @@ Nothing is changed on disk; the agents only print. Quit with ctrl+b q.`,
 	_ = f.MarkHidden("speed")
 	f.StringVar(&o.ConfigPath, "config", "", "config file read after the default locations")
 	f.StringVar(&o.Layout, "layout", "", "layout to start with")
-	f.StringVar(&o.Session, "session", "", "session name (default: agentgrid-<pid>)")
+	f.StringVar(&o.Session, "session", "", "session name: letters, digits, ., _ and - (default: agentgrid-<pid>)")
 	return cmd
 }
 

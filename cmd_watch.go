@@ -38,7 +38,9 @@ running for this user (with several, it lists them).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target := ""
 			if len(args) == 1 {
-				target = args[0]
+				if target = args[0]; target == "" {
+					return exitError{exitUsage, orchestrator.CheckSessionName("").Error()}
+				}
 			} else if f := cmd.Flag("socket"); f != nil {
 				target = f.Value.String()
 			}
@@ -47,6 +49,9 @@ running for this user (with several, it lists them).`,
 			}
 			path, name, err := watchTarget(target)
 			if err != nil {
+				if errors.As(err, new(exitError)) {
+					return err
+				}
 				return exitError{1, err.Error()}
 			}
 			if own := os.Getenv(orchestrator.EnvSocket); own != "" && filepath.Clean(own) == filepath.Clean(path) {
@@ -88,7 +93,9 @@ running for this user (with several, it lists them).`,
 // name for display. An empty target means the only live session.
 func watchTarget(target string) (path, name string, err error) {
 	if target != "" {
-		path = socketFor(target)
+		if path, err = socketFor(target); err != nil {
+			return "", "", err
+		}
 		return path, sessionName(path), nil
 	}
 	dir := orchestrator.SocketDir()

@@ -98,7 +98,7 @@ spawn, list, wait for, read and close agents with the same CLI.`,
 	f := root.Flags()
 	f.StringVar(&o.ConfigPath, "config", "", "config file read after the default locations")
 	f.StringVar(&o.Layout, "layout", "", "layout to start with: "+strings.Join(layout.Names(), ", "))
-	f.StringVar(&o.Session, "session", "", "session name (default: agentgrid-<pid>)")
+	f.StringVar(&o.Session, "session", "", "session name: letters, digits, ., _ and - (default: agentgrid-<pid>)")
 
 	addClientCommands(root)
 	addConfigCommands(root)
@@ -110,6 +110,12 @@ spawn, list, wait for, read and close agents with the same CLI.`,
 
 // runSession loads the config, starts the engine and runs the UI until the user quits.
 func runSession(cmd *cobra.Command, o sessionOptions) error {
+	// An empty --session means the default name only when it is not given.
+	if f := cmd.Flags().Lookup("session"); o.Session != "" || f != nil && f.Changed {
+		if err := orchestrator.CheckSessionName(o.Session); err != nil {
+			return exitError{exitUsage, err.Error()}
+		}
+	}
 	cfg, diags, err := config.Load(o.ConfigPath)
 	if err != nil {
 		return err

@@ -113,6 +113,9 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 	if o.Session == "" {
 		o.Session = fmt.Sprintf("agentgrid-%d", os.Getpid())
 	}
+	if err := CheckSessionName(o.Session); err != nil {
+		return nil, err
+	}
 	if o.StateDir != "" {
 		if err := os.MkdirAll(o.StateDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create the session directory %s: %w", o.StateDir, err)
