@@ -2,13 +2,25 @@
 // the loader that reads TOML files and reports every problem with file:line.
 package config
 
-import "time"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Duration is a time.Duration that decodes from a TOML string such as "15s".
 type Duration struct{ time.Duration }
 
-// UnmarshalText parses a Go duration string ("500ms", "15s", "2m").
+// UnmarshalText parses a Go duration string ("500ms", "15s", "2m"), or a
+// whole number of days ("7d").
 func (d *Duration) UnmarshalText(b []byte) error {
+	if days, ok := strings.CutSuffix(string(b), "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 && n <= 100000 {
+			d.Duration = time.Duration(n) * 24 * time.Hour
+			return nil
+		}
+	}
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
 		return err
@@ -19,6 +31,50 @@ func (d *Duration) UnmarshalText(b []byte) error {
 
 // MarshalText writes the duration the way it is read.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.Duration.String()), nil }
+
+// Size is a number of bytes that decodes from a TOML string with a binary
+// unit: "64MiB", "512KiB", "1GiB", or "0".
+type Size struct{ Bytes int64 }
+
+var sizeUnits = []struct {
+	name string
+	n    int64
+}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
+
+// UnmarshalText parses "64MiB", "512KiB", "1GiB", "4096B" or "0".
+func (s *Size) UnmarshalText(b []byte) error {
+	text := strings.TrimSpace(string(b))
+	if text == "0" {
+		s.Bytes = 0
+		return nil
+	}
+	for _, u := range sizeUnits {
+		num, ok := strings.CutSuffix(text, u.name)
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+		if err != nil || v < 0 || v > (1<<62)/u.n {
+			break
+		}
+		s.Bytes = v * u.n
+		return nil
+	}
+	return fmt.Errorf("%q is not a size; write a whole number with a unit, e.g. \"64MiB\", \"512KiB\" or \"1GiB\" (\"0\" for no limit)", text)
+}
+
+// MarshalText writes the size in the largest unit that divides it.
+func (s Size) MarshalText() ([]byte, error) {
+	if s.Bytes == 0 {
+		return []byte("0"), nil
+	}
+	for _, u := range sizeUnits {
+		if s.Bytes%u.n == 0 {
+			return []byte(strconv.FormatInt(s.Bytes/u.n, 10) + u.name), nil
+		}
+	}
+	return []byte(strconv.FormatInt(s.Bytes, 10) + "B"), nil
+}
 
 // Config is the whole effective configuration of a session.
 type Config struct {
@@ -66,6 +122,13 @@ type Agents struct {
 	// IdleAfter is the output quiet period after which a running agent counts as idle
 	// (only when no fresher source says otherwise).
 	IdleAfter Duration `toml:"idle_after"`
+	// LogMax caps each agent's output log: at the cap the log is renamed to
+	// <id>.log.1 (replacing the previous one) and a new one is started, so at
+	// most twice this much is on disk per agent. 0 means no cap.
+	LogMax Size `toml:"log_max"`
+	// KeepState is how long the state folder of a session that has ended is
+	// kept; a session removes older ones when it starts. 0 keeps them forever.
+	KeepState Duration `toml:"keep_state"`
 }
 
 // Limits caps how many agents run at once, in total and per kind.
@@ -141,6 +204,12 @@ type Kind struct {
 	Env map[string]string `toml:"env"`
 }
 
+// DefaultLogMax is the default cap of one agent's output log.
+const DefaultLogMax = 64 << 20
+
+// MinLogMax is the smallest cap an agent's output log may have.
+const MinLogMax = 64 << 10
+
 // Default returns the built-in configuration.
 func Default() Config {
 	return Config{
@@ -152,6 +221,8 @@ func Default() Config {
 			Scrollback:     10000,
 			KillGrace:      Duration{2 * time.Second},
 			IdleAfter:      Duration{5 * time.Second},
+			LogMax:         Size{DefaultLogMax},
+			KeepState:      Duration{7 * 24 * time.Hour},
 		},
 		Keys:   Keys{Prefix: "ctrl+b"},
 		UI:     UI{Theme: "dark", Bell: true, Mouse: true, FPS: 60},

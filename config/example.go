@@ -50,6 +50,14 @@ scrollback = 10000
 kill_grace = "2s"
 # Output quiet period after which a running agent counts as idle.
 idle_after = "5s"
+# Cap of each agent's output log (<state dir>/<session>/<id>.log): "512KiB", "64MiB", "1GiB";
+# "0" means no cap. At the cap the log moves to <id>.log.1 (replacing the older one) and a new
+# one starts, so an agent keeps at most twice this much on disk, always its newest output.
+log_max = "64MiB"
+# A session that starts removes the state folders of sessions that are no longer running
+# and have not been written to for this long: "168h" or "7d" (whole days only).
+# "0s" keeps them forever. A running session's folder is never removed.
+keep_state = "168h"
 
 [limits]
 # Most agents running at once, of any kind; 0 means no limit.

@@ -101,6 +101,10 @@ func validate(cfg Config, themeDir string) []problem {
 	nonNegativeDur("agents.finished_linger", a.FinishedLinger)
 	nonNegativeDur("agents.kill_grace", a.KillGrace)
 	nonNegativeDur("agents.idle_after", a.IdleAfter)
+	nonNegativeDur("agents.keep_state", a.KeepState)
+	if a.LogMax.Bytes != 0 && a.LogMax.Bytes < MinLogMax {
+		bad("agents.log_max", "agents.log_max = %d bytes: must be 0 (no limit) or at least 64KiB", a.LogMax.Bytes)
+	}
 
 	nonNegative("limits.default", cfg.Limits.Default)
 	for _, k := range sortedMapKeys(cfg.Limits.Kinds) {
