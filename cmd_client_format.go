@@ -137,6 +137,9 @@ func writeExplanation(w io.Writer, ex orchestrator.Explanation, now time.Time) e
 	if a.LogPath != "" {
 		field("log:", a.LogPath)
 	}
+	if a.LogError != "" {
+		field("log stopped:", clean(a.LogError, 500))
+	}
 	_ = tw.Flush()
 
 	if len(ex.Evidence) > 0 {

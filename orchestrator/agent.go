@@ -29,6 +29,7 @@ type agent struct {
 
 	termTitle string // OSC 0/2 from the child
 	logPath   string
+	logErr    atomic.Pointer[string] // why the output log stopped, set by the reader goroutine
 
 	created time.Time
 	started time.Time
@@ -92,6 +93,9 @@ func (a *agent) info(q *queueEntry, number int) AgentInfo {
 		State: a.f.State, Why: a.f.Why, Source: a.f.Source, Since: a.f.Since, Confirmed: a.f.Confirmed,
 		Created: a.created, PID: a.pid, Visible: a.visible && !a.closed, Number: number, QueuePos: queuePos,
 		LogPath: a.logPath, Subagents: a.f.Subagents, Interrupted: a.f.Interrupted,
+	}
+	if why := a.logErr.Load(); why != nil {
+		in.LogError = *why
 	}
 	switch {
 	case a.limitWhy != "" && a.f.State == StatePending:

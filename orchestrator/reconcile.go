@@ -240,6 +240,8 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 	return panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, panes.Options{
 		Scrollback: e.cfg.Agents.Scrollback,
 		LogPath:    a.logPath,
+		LogMax:     e.cfg.Agents.LogMax.Bytes,
+		OnLogError: func(err error) { e.logFailed(a, err) },
 		Logger:     e.log.With("agent", a.id),
 		OnOutput: func() {
 			e.poke()

@@ -67,7 +67,10 @@ type AgentInfo struct {
 	// QueuedSince is when it entered the deferred-spawn queue (its age there).
 	QueuedSince *time.Time `json:"queued_since,omitempty"`
 
-	LogPath   string `json:"log_path,omitempty"`
+	LogPath string `json:"log_path,omitempty"`
+	// LogError says why the output log stopped (a full disk) and when;
+	// output after that is shown but not logged.
+	LogError  string `json:"log_error,omitempty"`
 	Subagents int    `json:"subagents,omitempty"`
 	// Interrupted is set while the last stop of the agent was caused by the
 	// user interrupting it (Esc / ctrl+c).

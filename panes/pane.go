@@ -1,12 +1,8 @@
 package panes
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -139,6 +135,12 @@ type Options struct {
 	Scrollback int
 	// LogPath, when set, receives every byte the child writes.
 	LogPath string
+	// LogMax caps the log: at the cap it is renamed to LogPath+".1" and a
+	// new one is started. 0 means no cap.
+	LogMax int64
+	// OnLogError is called once when the log cannot be opened or written
+	// (a full disk); output is no longer logged but the pane runs on.
+	OnLogError func(error)
 	// OnOutput is called after each chunk of output reached the vterm.
 	OnOutput func()
 	// OnBell is called on BEL.
@@ -162,8 +164,7 @@ type Pane struct {
 	opts   Options
 	logger *slog.Logger
 
-	logFile *os.File
-	logBuf  *bufio.Writer
+	log *outputLog // nil: no log, or it could not be opened
 
 	lastOutput atomic.Int64 // unix nanoseconds
 	readerDone chan struct{}
@@ -201,20 +202,21 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 		inNotify:   make(chan struct{}, 1),
 	}
 	if o.LogPath != "" {
-		if err := os.MkdirAll(filepath.Dir(o.LogPath), 0o700); err != nil {
-			return nil, fmt.Errorf("create the log directory for %s: %w", o.LogPath, err)
-		}
-		f, err := os.OpenFile(o.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		// A log that cannot be opened is reported, not fatal: the agent
+		// is worth more than its log.
+		l, err := openOutputLog(o.LogPath, o.LogMax, o.OnLogError, logger)
 		if err != nil {
-			return nil, fmt.Errorf("open the output log %s: %w", o.LogPath, err)
+			logger.Warn("the output log could not be opened; the agent's output is not logged", "path", o.LogPath, "err", err)
+			if o.OnLogError != nil {
+				o.OnLogError(err)
+			}
 		}
-		p.logFile = f
-		p.logBuf = bufio.NewWriterSize(f, 64<<10)
+		p.log = l
 	}
 	proc, err := sp.Start(spec)
 	if err != nil {
-		if p.logFile != nil {
-			_ = p.logFile.Close()
+		if p.log != nil {
+			p.log.close()
 		}
 		return nil, err
 	}
@@ -256,7 +258,6 @@ func (p *Pane) Pid() int { return p.proc.Pid() }
 func (p *Pane) readLoop() {
 	defer close(p.readerDone)
 	buf := make([]byte, readBufSize)
-	logOK := p.logBuf != nil
 	// burst counts the bytes of output read back to back (each read
 	// returning within burstGap of the previous chunk's end). A PTY read
 	// returns at most what the line discipline buffered (a few KiB), never
@@ -272,14 +273,12 @@ func (p *Pane) readLoop() {
 				burst = n
 			}
 			chunk := buf[:n]
-			if logOK {
-				if _, werr := p.logBuf.Write(chunk); werr != nil {
-					logOK = false
-					p.logger.Warn("writing the output log failed; further output is not logged", "path", p.opts.LogPath, "err", werr)
-				} else if n < len(buf) {
+			if p.log != nil {
+				p.log.write(chunk)
+				if n < len(buf) {
 					// A short read means the burst is over: flush so the log
 					// on disk keeps up with the screen without a timer.
-					_ = p.logBuf.Flush()
+					p.log.flush()
 				}
 			}
 			bulk := n == len(buf) || burst >= bulkBurst
@@ -336,11 +335,8 @@ func (p *Pane) waitLoop() {
 	}
 	_ = p.proc.Close()
 	<-p.readerDone
-	if p.logBuf != nil {
-		if ferr := p.logBuf.Flush(); ferr != nil {
-			p.logger.Warn("flushing the output log failed", "path", p.opts.LogPath, "err", ferr)
-		}
-		_ = p.logFile.Close()
+	if p.log != nil {
+		p.log.close()
 	}
 	p.exitCode, p.exitErr = code, err
 	close(p.done)

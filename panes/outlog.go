@@ -1,0 +1,125 @@
+package panes
+
+import (
+	"bufio"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+)
+
+// outputLog appends a child's output to its log file. With a cap it keeps
+// the newest output: when the file reaches the cap it is renamed to
+// path+".1" (replacing the older one) and a new file is started, so at most
+// twice the cap is on disk. The first failure (a full disk, a removed
+// directory) stops logging, is reported once through onErr, and never
+// reaches the pane: the child's output is still shown.
+//
+// It is used by the pane's reader goroutine only (and by waitLoop after
+// the reader ended), so it needs no lock.
+type outputLog struct {
+	path   string
+	max    int64 // 0: no cap
+	f      *os.File
+	buf    *bufio.Writer
+	size   int64 // bytes in the current file, buffered ones included
+	rotate bool  // the file is a regular file, so it can be rotated
+	failed bool
+	onErr  func(error)
+	logger *slog.Logger
+}
+
+// logBufSize is how much output is gathered before a write to the file.
+const logBufSize = 64 << 10
+
+// openOutputLog opens (appending to) the log at path. A failure is
+// returned for the caller to report; the pane then runs without a log.
+func openOutputLog(path string, max int64, onErr func(error), logger *slog.Logger) (*outputLog, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create the directory of the output log %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open the output log: %w", err)
+	}
+	l := &outputLog{path: path, max: max, f: f, buf: bufio.NewWriterSize(f, logBufSize), onErr: onErr, logger: logger}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		l.size, l.rotate = st.Size(), true
+	}
+	return l, nil
+}
+
+// write appends p, rotating the file at the cap.
+func (l *outputLog) write(p []byte) {
+	for len(p) > 0 && !l.failed {
+		n := len(p)
+		if l.max > 0 && l.rotate {
+			if l.size >= l.max {
+				l.rotateFile()
+				continue
+			}
+			if room := l.max - l.size; int64(n) > room {
+				n = int(room)
+			}
+		}
+		if _, err := l.buf.Write(p[:n]); err != nil {
+			l.fail(fmt.Errorf("write the output log: %w", err))
+			return
+		}
+		l.size += int64(n)
+		p = p[n:]
+	}
+}
+
+// flush writes the buffered output to the file.
+func (l *outputLog) flush() {
+	if l.failed {
+		return
+	}
+	if err := l.buf.Flush(); err != nil {
+		l.fail(fmt.Errorf("write the output log: %w", err))
+	}
+}
+
+// close flushes and closes the file.
+func (l *outputLog) close() {
+	l.flush()
+	if l.f != nil {
+		_ = l.f.Close()
+		l.f = nil
+	}
+}
+
+// rotateFile moves the full log to path.1 and starts a new one.
+func (l *outputLog) rotateFile() {
+	if err := l.buf.Flush(); err != nil {
+		l.fail(fmt.Errorf("write the output log: %w", err))
+		return
+	}
+	_ = l.f.Close()
+	l.f = nil
+	if err := os.Rename(l.path, l.path+".1"); err != nil {
+		l.fail(fmt.Errorf("rotate the output log: %w", err))
+		return
+	}
+	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_TRUNC, 0o600)
+	if err != nil {
+		l.fail(fmt.Errorf("open the output log: %w", err))
+		return
+	}
+	l.f, l.size = f, 0
+	l.buf.Reset(f)
+}
+
+// fail stops logging and reports err once.
+func (l *outputLog) fail(err error) {
+	l.failed = true
+	if l.f != nil {
+		_ = l.f.Close()
+		l.f = nil
+	}
+	l.logger.Warn("the output log stopped; the agent's further output is not logged", "path", l.path, "err", err)
+	if l.onErr != nil {
+		l.onErr(err)
+	}
+}
