@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/layout"
@@ -143,16 +144,29 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if session == "" {
 		session = fmt.Sprintf("agentgrid-%d", os.Getpid())
 	}
-	stateDir, err := sessionStateDir(session)
+	stateBase, err := orchestrator.StateBase()
 	if err != nil {
 		return err
 	}
+	state, err := orchestrator.ClaimStateDir(stateBase, session)
+	if err != nil {
+		return exitError{1, err.Error()}
+	}
+	defer state.Release()
+	stateDir := state.Path
 	logger, closeLog, err := openLog(cfg, stateDir)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
 	slog.SetDefault(logger)
+	removed, err := orchestrator.CleanStateDirs(stateBase, session, cfg.Agents.KeepState.Duration, time.Now())
+	for _, dir := range removed {
+		logger.Info("removed the state folder of a session that ended long ago", "dir", dir, "keep_state", cfg.Agents.KeepState.Duration)
+	}
+	if err != nil {
+		logger.Warn("an old state folder could not be removed", "err", err)
+	}
 
 	palette, err := themes.Load(cfg.UI.Theme, filepath.Join(configHome(), "agentgrid", "themes"))
 	if err != nil {
@@ -201,23 +215,6 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		return err
 	}
 	return eng.Shutdown(context.Background())
-}
-
-// sessionStateDir is where a session keeps agent logs and generated files.
-func sessionStateDir(session string) (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("find the state directory: %w", err)
-		}
-		base = filepath.Join(home, ".local", "state")
-	}
-	dir := filepath.Join(base, "agentgrid", session)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create the state directory %s: %w", dir, err)
-	}
-	return dir, nil
 }
 
 func configHome() string {
