@@ -44,6 +44,25 @@ func ClaimStateDir(base, session string) (*StateDir, error) {
 	if err := CheckSessionName(session); err != nil {
 		return nil, err
 	}
+	// A session starting elsewhere may be removing this very folder as an
+	// old one (it holds the lock while it does): if the folder went away
+	// under the lock just taken, create it again once.
+	d, err := claimStateDir(base, session)
+	if err == nil && !d.stillThere() {
+		d.Release()
+		d, err = claimStateDir(base, session)
+	}
+	return d, err
+}
+
+// stillThere reports whether the lock file held is still the one in the folder.
+func (d *StateDir) stillThere() bool {
+	held, err1 := d.lock.Stat()
+	now, err2 := os.Lstat(filepath.Join(d.Path, stateLockName))
+	return err1 == nil && err2 == nil && os.SameFile(held, now)
+}
+
+func claimStateDir(base, session string) (*StateDir, error) {
 	dir := filepath.Join(base, session)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create the state directory %s: %w", dir, err)

@@ -152,6 +152,17 @@ func TestClaimStateDir(t *testing.T) {
 	if err != nil {
 		t.Fatalf("claim after release: %v", err)
 	}
+	// A folder removed under its lock (by another session's clean-up) is
+	// noticed, so a claim never ends up holding a deleted folder.
+	if !d2.stillThere() {
+		t.Errorf("a claimed folder does not count as there")
+	}
+	if err := os.RemoveAll(d2.Path); err != nil {
+		t.Fatal(err)
+	}
+	if d2.stillThere() {
+		t.Errorf("a removed folder counts as there")
+	}
 	d2.Release()
 	if _, err := ClaimStateDir(base, "../x"); err == nil || exists(filepath.Join(filepath.Dir(base), "x")) {
 		t.Errorf("claimed ../x: %v", err)
