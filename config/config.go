@@ -202,6 +202,11 @@ type Kind struct {
 	MCP bool `toml:"mcp"`
 	// Env is added to the agent's environment.
 	Env map[string]string `toml:"env"`
+	// Grants lets agents of this kind act on any agent of the session, the
+	// main view included: "read", "wait", "send", "close", "signal", or "all".
+	// Without a grant an agent acts only on itself and the agents it started
+	// (and signals only itself).
+	Grants []string `toml:"grants"`
 }
 
 // DefaultLogMax is the default cap of one agent's output log.

@@ -117,6 +117,11 @@ level = "info"
 #   hooks        adapter whose hooks are attached for this process: claude, codex, gemini, opencode, or empty
 #   mcp          attach the agentgrid MCP server to this process
 #   env          added to the process's environment, e.g. env = { DEBUG = "1" }
+#   grants       lets agents of this kind act on any agent, the main view included:
+#                "read", "wait", "send", "close", "signal", or "all". Without a grant an
+#                agent reads, waits for, sends to and closes only itself and the agents
+#                it started, and signals only itself. An agent never holds more grants
+#                than the agent that started it.
 
 [kinds.aider]
 command = ["aider"]
@@ -124,6 +129,7 @@ prompt_args = ["--message", "{prompt}"]
 hooks = ""
 mcp = false
 # env = {}
+# grants = []
 
 [kinds.claude]
 command = ["claude"]

@@ -20,6 +20,10 @@ var Events = []string{
 // Adapters are the agent CLIs whose hook payloads agentgrid understands.
 var Adapters = []string{"claude", "codex", "gemini", "opencode"}
 
+// Grants are what [kinds.NAME] grants may list: each lets agents of the
+// kind do that to any agent of the session; "all" is every one of them.
+var Grants = []string{"read", "wait", "send", "close", "signal", "all"}
+
 // BuiltinThemes are the themes compiled into the binary.
 var BuiltinThemes = []string{"dark", "light"}
 
@@ -171,6 +175,11 @@ func validate(cfg Config, themeDir string) []problem {
 		}
 		if len(k.Command) > 0 && k.Command[0] == "" {
 			bad(p+".command", "kinds.%s.command: the program name is empty", name)
+		}
+		for _, g := range k.Grants {
+			if !slices.Contains(Grants, g) {
+				bad(p+".grants", "kinds.%s.grants: unknown grant %q (one of %s)", name, g, strings.Join(Grants, ", "))
+			}
 		}
 	}
 	return ps

@@ -156,6 +156,7 @@ timeout = "-1s"
 [kinds.mine]
 command = ["mine"]
 hooks = "cursor"
+grants = ["send", "everything"]
 `,
 			want: []string{
 				`2: orchestrator.kind = "gpt": no such kind`,
@@ -166,6 +167,7 @@ hooks = "cursor"
 				`21: hooks[1].on: list at least one event`,
 				`23: hooks[1].timeout = -1s: must not be negative`,
 				`27: kinds.mine.hooks = "cursor": unknown adapter`,
+				`28: kinds.mine.grants: unknown grant "everything"`,
 			},
 		},
 		{
