@@ -99,7 +99,9 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 	if sig.State == "" && sig.Status == "" && sig.Why == "" && sig.SubagentDelta == 0 && !sig.SessionEnd {
 		return // an event the adapter does not map
 	}
-	if err := sendSignal(conn, id, cli, sig, time.Now().Add(hookSendBudget)); err != nil {
+	// The agent's secret says who is speaking; the id only names the target.
+	token := getenv(orchestrator.EnvToken)
+	if err := sendSignal(conn, token, id, cli, sig, time.Now().Add(hookSendBudget)); err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
 	}
 }
@@ -129,12 +131,12 @@ func readBounded(r io.Reader, max int, deadline time.Time) ([]byte, bool) {
 
 // sendSignal writes one agent.signal JSON-RPC notification (no id, so the
 // session sends no reply to wait for) on conn.
-func sendSignal(conn net.Conn, id, cli string, sig hooks.Signal, deadline time.Time) error {
+func sendSignal(conn net.Conn, token, id, cli string, sig hooks.Signal, deadline time.Time) error {
 	params, err := json.Marshal(orchestrator.SignalParams{ID: id, CLI: cli, Signal: sig})
 	if err != nil {
 		return fmt.Errorf("encode the signal: %w", err)
 	}
-	line, err := json.Marshal(orchestrator.Request{JSONRPC: "2.0", Method: orchestrator.MethodAgentSignal, Params: params})
+	line, err := json.Marshal(orchestrator.Request{JSONRPC: "2.0", Method: orchestrator.MethodAgentSignal, Params: params, Token: token})
 	if err != nil {
 		return fmt.Errorf("encode the request: %w", err)
 	}

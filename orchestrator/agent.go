@@ -26,6 +26,8 @@ type agent struct {
 	argv  []string
 	cwd   string
 	env   []string
+	// parent is the agent whose token spawned this one; "" for the user.
+	parent string
 
 	termTitle string // OSC 0/2 from the child
 	logPath   string
@@ -89,7 +91,7 @@ func (a *agent) info(q *queueEntry, number int) AgentInfo {
 		queuePos = q.pos
 	}
 	in := AgentInfo{
-		ID: a.id, Title: a.displayTitle(), Kind: a.kind, Argv: slices.Clone(a.argv), Cwd: a.cwd,
+		ID: a.id, Title: a.displayTitle(), Kind: a.kind, Argv: slices.Clone(a.argv), Cwd: a.cwd, Parent: a.parent,
 		State: a.f.State, Why: a.f.Why, Source: a.f.Source, Since: a.f.Since, Confirmed: a.f.Confirmed,
 		Created: a.created, PID: a.pid, Visible: a.visible && !a.closed, Number: number, QueuePos: queuePos,
 		LogPath: a.logPath, Subagents: a.f.Subagents, Interrupted: a.f.Interrupted,

@@ -31,7 +31,8 @@ func (e *Engine) spawn(req SpawnRequest) (AgentInfo, error) {
 		return AgentInfo{}, errShutDown
 	}
 	id := fmt.Sprintf("a%d", s.seq+1)
-	argv, kindEnv, err := resolveKind(e.cfg, req, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir})
+	token := newToken()
+	argv, kindEnv, err := resolveKind(e.cfg, req, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
 		return AgentInfo{}, err
 	}
@@ -46,15 +47,22 @@ func (e *Engine) spawn(req SpawnRequest) (AgentInfo, error) {
 	} else if !filepath.IsAbs(cwd) {
 		cwd = filepath.Join(e.cwd, cwd)
 	}
-	vars := append([]string{"AGENTGRID_AGENT_ID=" + id}, kindEnv...)
+	vars := slices.Clone(kindEnv)
 	for _, k := range slices.Sorted(maps.Keys(req.Env)) {
 		vars = append(vars, k+"="+req.Env[k])
 	}
+	// The identity comes last so that no requested env can replace it.
+	vars = append(vars, "AGENTGRID_AGENT_ID="+id, EnvToken+"="+token)
+	grants := e.auth.grantsFor(e.cfg, req.Kind, req.Parent)
+	e.auth.add(token, &principal{agent: id, parent: req.Parent, grants: grants})
 	now := e.now()
 	s.seq++
 	a := &agent{
-		id: id, seq: s.seq, title: req.Title, kind: req.Kind, argv: argv, cwd: cwd,
+		id: id, seq: s.seq, title: req.Title, kind: req.Kind, argv: argv, cwd: cwd, parent: req.Parent,
 		env: withVars(e.baseEnv, vars...), created: now, queued: true,
+	}
+	if len(grants) > 0 {
+		e.log.Info("agent granted more than its own subtree", "agent", id, "kind", req.Kind, "grants", grantList(grants))
 	}
 	a.f = fusion{State: StatePending, Why: "waiting for a slot", Source: SourceEngine, Since: now, Confirmed: now}
 	a.history = []Transition{{Time: now, To: StatePending, Why: a.f.Why, Source: SourceEngine}}

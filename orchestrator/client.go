@@ -36,6 +36,7 @@ var ErrNoSession = errors.New("not inside an agentgrid session: AGENTGRID_SOCKET
 // connection, which cancels the request in the session too.
 type Client struct {
 	path   string
+	token  string // sent with every request; see authz.go
 	nextID atomic.Uint64
 
 	mu     sync.Mutex
@@ -49,11 +50,25 @@ type clientConn struct {
 }
 
 // Dial connects to the control socket at path and checks that it answers.
+// Inside a session, requests to that session carry the process's secret
+// (AGENTGRID_TOKEN), which decides what they may do; requests to another
+// session carry none.
 func Dial(path string) (*Client, error) {
+	token := ""
+	if sameSocket(path, os.Getenv(EnvSocket)) {
+		token = TokenFromEnv()
+	}
+	return DialToken(path, token)
+}
+
+// DialToken connects to the control socket at path and sends token with
+// every request: it acts as the agent agentgrid gave that token to ("" acts
+// as the user, which only works from outside the session).
+func DialToken(path, token string) (*Client, error) {
 	if path == "" {
 		return nil, errors.New("connect to an agentgrid session: the socket path is empty")
 	}
-	c := &Client{path: path}
+	c := &Client{path: path, token: token}
 	cc, err := c.dial(context.Background())
 	if err != nil {
 		return nil, err
@@ -136,7 +151,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	req := Request{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatUint(c.nextID.Add(1), 10)), Method: method}
+	req := Request{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatUint(c.nextID.Add(1), 10)), Method: method, Token: c.token}
 	if params != nil {
 		p, err := json.Marshal(params)
 		if err != nil {

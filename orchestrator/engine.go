@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,7 @@ type Engine struct {
 	status  *hooks.StatusStore
 	baseEnv []string
 	cwd     string
+	auth    *authority
 
 	cmds    chan command
 	inbox   inbox
@@ -127,7 +129,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 	}
 	e := &Engine{
 		cfg: cfg, opts: o, log: o.Logger, now: o.Now, spawner: o.Spawner,
-		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Now), cwd: cwd,
+		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Now), cwd: cwd, auth: newAuthority(),
 		cmds: make(chan command), quit: make(chan struct{}), loopEnd: make(chan struct{}),
 		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}
@@ -167,8 +169,10 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 		e.running.Store(true)
 		go e.loop()
 		if len(e.cfg.Hooks) > 0 {
+			// The user's own [[hooks]] handlers act for the user: full control.
+			env := append(slices.Clone(e.opts.Env), EnvToken+"="+e.auth.add(newToken(), &principal{full: true}))
 			e.runner = hooks.NewRunner(hooks.RunnerOptions{
-				Hooks: e.cfg.Hooks, Session: e.opts.Session, Socket: e.opts.SocketPath, Env: e.opts.Env,
+				Hooks: e.cfg.Hooks, Session: e.opts.Session, Socket: e.opts.SocketPath, Env: env,
 				SetStatus: func(key, text, agent, source string, ttl time.Duration) {
 					e.status.Set(key, text, agent, source, ttl)
 				},

@@ -21,6 +21,9 @@ type SessionEnv struct {
 	Socket   string
 	AgentID  string
 	StateDir string // where generated per-agent files go
+	// Token is the agent's secret (AGENTGRID_TOKEN); programs the CLI starts
+	// with a filtered environment (its MCP server) find it through a file.
+	Token string
 	// Exe is the agentgrid binary the CLI's hooks and MCP server run; empty
 	// means os.Executable().
 	Exe string
@@ -183,6 +186,13 @@ func (w wiring) mcpEnv() map[string]string {
 	m := map[string]string{"AGENTGRID_SOCKET": w.sess.Socket, "AGENTGRID_SESSION": w.sess.Session}
 	if w.sess.AgentID != "" {
 		m["AGENTGRID_AGENT_ID"] = w.sess.AgentID
+	}
+	if w.sess.Token != "" {
+		// A file keeps the secret out of command lines (Codex takes this env
+		// as a -c argument) and out of the generated settings.
+		if path, err := w.file("token", []byte(w.sess.Token+"\n")); err == nil {
+			m[EnvTokenFile] = path
+		}
 	}
 	return m
 }

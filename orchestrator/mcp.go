@@ -274,7 +274,7 @@ func (t mcpTools) spawn(ctx context.Context, in spawnInput) (any, error) {
 	}
 	ctx, cancel := callCtx(ctx)
 	defer cancel()
-	a, err := t.c.Spawn(ctx, SpawnParams(in))
+	a, err := t.c.Spawn(ctx, SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env})
 	if err != nil {
 		return nil, fmt.Errorf("spawn the agent: %w", err)
 	}

@@ -20,6 +20,12 @@ import (
 //	-> {"jsonrpc":"2.0","id":3,"method":"agent.get","params":{"id":"a9"}}
 //	<- {"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"no agent with id \"a9\" in this session"}}
 //
+// A request from a process that agentgrid started carries that process's
+// secret ($AGENTGRID_TOKEN) in a "token" member beside "method"; the session
+// decides from it what the request may do (see authz.go). A request without
+// one has full control if it comes from outside the session (the user's
+// own shell) and is refused if it comes from inside.
+//
 // These are the method names a client may call.
 const (
 	MethodSessionInfo  = "session.info"
@@ -53,6 +59,7 @@ const (
 	CodeServerError    = -32000 // the engine refused the request; the message says why
 	CodeNotFound       = -32001 // no agent with that id
 	CodeCancelled      = -32002 // the request was cancelled (client gone, session closing)
+	CodeForbidden      = -32003 // the caller may not do this (see authz.go)
 )
 
 // Request is a JSON-RPC 2.0 request. A request without an id is a
@@ -62,6 +69,8 @@ type Request struct {
 	ID      json.RawMessage `json:"id,omitempty"`
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params,omitempty"`
+	// Token is the caller's $AGENTGRID_TOKEN; empty outside the session.
+	Token string `json:"token,omitempty"`
 }
 
 // Response is a JSON-RPC 2.0 response: exactly one of Result and Error is set.

@@ -280,10 +280,12 @@ func (e *Engine) failStart(a *agent, err error, cols, rows int) {
 func (e *Engine) startMain(argv []string) {
 	s := &e.st
 	a := &agent{id: MainID, argv: slices.Clone(argv), cwd: e.cwd, created: e.now()}
+	// The main view acts for the user: full control.
+	token := e.auth.add(newToken(), &principal{agent: MainID, full: true})
 	vars := []string{"AGENTGRID_AGENT_ID=" + MainID}
 	// An orchestrator that is a known agent CLI (orchestrator.kind, or a
 	// command matching a [kinds] preset) gets that preset's wiring.
-	margv, menv, err := ResolveOrchestrator(e.cfg, argv, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: MainID, StateDir: e.opts.StateDir})
+	margv, menv, err := ResolveOrchestrator(e.cfg, argv, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: MainID, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
 		e.log.Warn("the orchestrator's kind preset could not be applied; starting it plainly", "argv", argv, "err", err)
 	} else {
@@ -293,7 +295,7 @@ func (e *Engine) startMain(argv []string) {
 			a.kind = kindFor(e.cfg, argv[0])
 		}
 	}
-	a.env = withVars(e.baseEnv, vars...)
+	a.env = withVars(e.baseEnv, append(vars, EnvToken+"="+token)...)
 	a.f = fusion{State: StatePending, Source: SourceEngine, Since: a.created, Confirmed: a.created}
 	if e.opts.StateDir != "" {
 		a.logPath = filepath.Join(e.opts.StateDir, MainID+".log")

@@ -57,6 +57,10 @@ func handleScreen(ctx context.Context, s *Server, params json.RawMessage) (any, 
 	if p.TimeoutMS < 0 {
 		return nil, rpcErrorf(CodeInvalidParams, "invalid params: timeout_ms must not be negative")
 	}
+	// The screen shows the main view and every pane.
+	if e := may(ctx, GrantRead, MainID); e != nil {
+		return nil, e
+	}
 	if s.o.Screen == nil {
 		return nil, &RPCError{Code: CodeServerError, Message: errNoScreen.Error()}
 	}

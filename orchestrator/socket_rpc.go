@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,6 +97,13 @@ func (s *Server) handleMessage(ctx context.Context, raw json.RawMessage) *Respon
 		return errorResponse(id, rpcErrorf(CodeInvalidRequest, `invalid request: "params" must be an object`))
 	}
 
+	ctx, rerr := s.identify(ctx, method, fields["token"])
+	if rerr != nil {
+		if !hasID {
+			return nil
+		}
+		return errorResponse(id, rerr)
+	}
 	result, rerr := s.call(ctx, method, params)
 	if !hasID {
 		return nil
@@ -108,6 +116,50 @@ func (s *Server) handleMessage(ctx context.Context, raw json.RawMessage) *Respon
 		return errorResponse(id, rpcErrorf(CodeInternalError, "internal error: encode the result of %s: %v", method, err))
 	}
 	return &Response{JSONRPC: "2.0", ID: id, Result: out}
+}
+
+// identifier is what a backend implements to tell callers apart by their
+// tokens; *Engine does. Without it every caller has full control.
+type identifier interface {
+	Identify(token string) (Caller, bool)
+}
+
+// identify finds who sent a request from its token (and, without one, from
+// where the connection comes from) and records the caller in ctx.
+func (s *Server) identify(ctx context.Context, method string, raw json.RawMessage) (context.Context, *RPCError) {
+	var token string
+	if len(raw) > 0 && !isNull(raw) {
+		if err := json.Unmarshal(raw, &token); err != nil {
+			return ctx, rpcErrorf(CodeInvalidRequest, `invalid request: "token" must be a string`)
+		}
+	}
+	ider, ok := s.b.(identifier)
+	if !ok {
+		return withCaller(ctx, fullCaller), nil
+	}
+	if token == "" {
+		if peer := peerFrom(ctx); peer.inside() {
+			s.log.Warn("control socket: request without a token from inside the session refused", "method", method, "pid", peer.pid)
+			return ctx, rpcErrorf(CodeForbidden, "refused: this process runs inside the agentgrid session but its request carries no token; "+
+				"agentgrid gives each agent its own in %s, so keep that variable in the environment of what the agent runs", EnvToken)
+		}
+		return withCaller(ctx, fullCaller), nil
+	}
+	c, ok := ider.Identify(token)
+	if !ok {
+		s.log.Warn("control socket: request with an unknown token refused", "method", method)
+		return ctx, rpcErrorf(CodeForbidden, "refused: the request's token (%s) is not one this session gave out; "+
+			"run the command from a process of this session, or from your own shell without the variable", EnvToken)
+	}
+	return withCaller(ctx, c), nil
+}
+
+// may checks that the request's caller may do act to the agent target.
+func may(ctx context.Context, act, target string) *RPCError {
+	if err := callerFrom(ctx).May(act, target); err != nil {
+		return &RPCError{Code: CodeForbidden, Message: err.Error()}
+	}
+	return nil
 }
 
 // call runs a method; a panic in it becomes an internal error instead of
@@ -241,6 +293,8 @@ func handleSpawn(ctx context.Context, s *Server, params json.RawMessage) (any, *
 			return nil, rpcErrorf(CodeInvalidParams, "invalid params: env has an invalid variable name %q", k)
 		}
 	}
+	// The parent is who asked, never what params claim.
+	p.Parent = callerFrom(ctx).Agent()
 	info, err := s.b.Spawn(p)
 	if err != nil {
 		return nil, engineError(ctx, err)
@@ -248,25 +302,31 @@ func handleSpawn(ctx context.Context, s *Server, params json.RawMessage) (any, *
 	return info, nil
 }
 
-func handleList(_ context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
+func handleList(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
 	var p struct{}
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
 	}
 	list := s.b.List()
+	// An agent lists the agents it may read: itself and those it started,
+	// unless its kind is granted "read".
+	list = slices.DeleteFunc(list, func(a AgentInfo) bool { return may(ctx, GrantRead, a.ID) != nil })
 	if list == nil {
 		list = []AgentInfo{}
 	}
 	return list, nil
 }
 
-func handleGet(_ context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
+func handleGet(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
 	var p IDParams
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
 	}
 	if p.ID == "" {
 		return nil, missing("id")
+	}
+	if e := may(ctx, GrantRead, p.ID); e != nil {
+		return nil, e
 	}
 	info, ok := s.b.Agent(p.ID)
 	if !ok {
@@ -286,6 +346,9 @@ func handleWait(ctx context.Context, s *Server, params json.RawMessage) (any, *R
 	for i, id := range p.IDs {
 		if id == "" {
 			return nil, rpcErrorf(CodeInvalidParams, "invalid params: ids[%d] is empty", i)
+		}
+		if e := may(ctx, GrantWait, id); e != nil {
+			return nil, e
 		}
 	}
 	if p.TimeoutMS < 0 {
@@ -322,6 +385,9 @@ func handleClose(ctx context.Context, s *Server, params json.RawMessage) (any, *
 	if p.ID == "" {
 		return nil, missing("id")
 	}
+	if e := may(ctx, GrantClose, p.ID); e != nil {
+		return nil, e
+	}
 	if err := s.b.Close(p.ID); err != nil {
 		return nil, engineError(ctx, err)
 	}
@@ -338,6 +404,9 @@ func handleSend(ctx context.Context, s *Server, params json.RawMessage) (any, *R
 	}
 	if p.Text == "" {
 		return nil, rpcErrorf(CodeInvalidParams, "invalid params: text is empty; there is nothing to send")
+	}
+	if e := may(ctx, GrantSend, p.ID); e != nil {
+		return nil, e
 	}
 	if err := s.b.Send(p.ID, []byte(p.Text)); err != nil {
 		return nil, engineError(ctx, err)
@@ -356,6 +425,9 @@ func handleCapture(ctx context.Context, s *Server, params json.RawMessage) (any,
 	if p.Scrollback < 0 {
 		return nil, rpcErrorf(CodeInvalidParams, "invalid params: scrollback must not be negative")
 	}
+	if e := may(ctx, GrantRead, p.ID); e != nil {
+		return nil, e
+	}
 	text, err := s.b.Capture(p.ID, p.Escapes, p.Scrollback)
 	if err != nil {
 		return nil, engineError(ctx, err)
@@ -370,6 +442,9 @@ func handleExplain(ctx context.Context, s *Server, params json.RawMessage) (any,
 	}
 	if p.ID == "" {
 		return nil, missing("id")
+	}
+	if e := may(ctx, GrantRead, p.ID); e != nil {
+		return nil, e
 	}
 	ex, err := s.b.Explain(p.ID)
 	if err != nil {
@@ -406,6 +481,10 @@ func handleSignal(ctx context.Context, s *Server, params json.RawMessage) (any, 
 	if p.CLI == "" {
 		return nil, missing("cli")
 	}
+	// An agent's hooks speak for that agent only.
+	if e := may(ctx, GrantSignal, p.ID); e != nil {
+		return nil, e
+	}
 	// The engine records the source as "hook:<cli>".
 	if err := s.b.Signal(p.ID, sig, p.CLI); err != nil {
 		return nil, engineError(ctx, err)
@@ -413,7 +492,7 @@ func handleSignal(ctx context.Context, s *Server, params json.RawMessage) (any, 
 	return OKResult{OK: true}, nil
 }
 
-func handleStatusSet(_ context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
+func handleStatusSet(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
 	var p StatusParams
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
@@ -423,6 +502,9 @@ func handleStatusSet(_ context.Context, s *Server, params json.RawMessage) (any,
 	}
 	if p.TTLMS < 0 {
 		return nil, rpcErrorf(CodeInvalidParams, "invalid params: ttl_ms must not be negative")
+	}
+	if err := callerFrom(ctx).mayStatus(p.Key, p.Agent); err != nil {
+		return nil, &RPCError{Code: CodeForbidden, Message: err.Error()}
 	}
 	store := s.b.Status()
 	if store == nil {

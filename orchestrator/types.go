@@ -52,6 +52,10 @@ type AgentInfo struct {
 	Confirmed time.Time `json:"confirmed"`
 	ExitCode  *int      `json:"exit_code,omitempty"`
 
+	// Parent is the agent that started this one ("main" for the main view);
+	// empty when the user did (a shell outside the session, the UI, the config).
+	Parent string `json:"parent,omitempty"`
+
 	Created time.Time  `json:"created"`
 	Started *time.Time `json:"started,omitempty"`
 	Ended   *time.Time `json:"ended,omitempty"`
@@ -85,6 +89,9 @@ type SpawnRequest struct {
 	Prompt string            `json:"prompt,omitempty"`
 	Argv   []string          `json:"argv,omitempty"`
 	Env    map[string]string `json:"env,omitempty"`
+	// Parent is the agent whose token asked for the spawn ("" when the user
+	// did). The control socket sets it from the caller, never from params.
+	Parent string `json:"-"`
 }
 
 // Options configure an Engine.

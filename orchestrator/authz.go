@@ -1,0 +1,268 @@
+package orchestrator
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentgrid/agentgrid/config"
+)
+
+// Who may do what through the control socket.
+//
+// agentgrid gives every process it starts a secret of its own in
+// AGENTGRID_TOKEN (256 random bits); clients send it in the "token" member
+// of each request, and the session maps it back to the agent. A claimed
+// agent id (AGENTGRID_AGENT_ID, a method's "id") never identifies a caller.
+//
+//   - The main view, the [[hooks]] handlers, agentgrid itself and a process
+//     outside the session (the user's own shell: same uid, no token, not a
+//     descendant of the session) have full control.
+//   - An agent reads, waits for, sends to and closes itself and the agents it
+//     started (directly or through them), and signals (hook state, status
+//     entries) only itself. [kinds.NAME] grants lets agents of a kind do more
+//     to any agent; an agent never holds a grant the agent that started it
+//     lacks.
+//   - A request with a token this session did not give out, or one without a
+//     token from a process that descends from the session, is refused.
+
+// EnvToken is the environment variable that carries an agent's secret.
+const EnvToken = "AGENTGRID_TOKEN"
+
+// EnvTokenFile names a file holding the secret, for programs that an agent
+// CLI starts with a filtered environment (its MCP server): the secret then
+// stays out of command lines and generated settings.
+const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
+
+// What a caller may be granted, per [kinds.NAME] grants.
+const (
+	GrantRead   = "read"   // agent.get, agent.capture, agent.explain, agent.list, session.screen
+	GrantWait   = "wait"   // agent.wait
+	GrantSend   = "send"   // agent.send
+	GrantClose  = "close"  // agent.close
+	GrantSignal = "signal" // agent.signal, status.set for an agent
+	grantAll    = "all"
+)
+
+// principal is one holder of a token.
+type principal struct {
+	agent  string // the agent's id; "" for the session's own hook handlers
+	parent string // the agent whose token spawned it; "" when the user did
+	full   bool
+	grants map[string]bool
+}
+
+// authority maps tokens to principals. It is written by the reconciler and
+// read by socket goroutines, hence its own lock.
+type authority struct {
+	mu      sync.RWMutex
+	byToken map[string]*principal
+	byID    map[string]*principal
+}
+
+func newAuthority() *authority {
+	return &authority{byToken: map[string]*principal{}, byID: map[string]*principal{}}
+}
+
+// newToken returns 256 random bits in hex.
+func newToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (it aborts the program instead)
+	return hex.EncodeToString(b[:])
+}
+
+// add registers p under tok (from newToken) and returns it.
+func (a *authority) add(tok string, p *principal) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.byToken[tok] = p
+	if p.agent != "" {
+		a.byID[p.agent] = p
+	}
+	return tok
+}
+
+func (a *authority) token(agent string) string {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	for tok, p := range a.byToken {
+		if p.agent == agent {
+			return tok
+		}
+	}
+	return ""
+}
+
+// grantsFor are the grants of a new agent of kind started by parent ("" for
+// the user): the kind's, but never more than a restricted parent holds.
+func (a *authority) grantsFor(cfg config.Config, kind, parent string) map[string]bool {
+	g := map[string]bool{}
+	for _, name := range cfg.Kinds[kind].Grants {
+		if name == grantAll {
+			for _, act := range []string{GrantRead, GrantWait, GrantSend, GrantClose, GrantSignal} {
+				g[act] = true
+			}
+			continue
+		}
+		g[name] = true
+	}
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if p := a.byID[parent]; p != nil && !p.full {
+		maps.DeleteFunc(g, func(act string, _ bool) bool { return !p.grants[act] })
+	}
+	return g
+}
+
+// Caller is who sent a request: an agent (by its token), or someone with
+// full control.
+type Caller struct {
+	p *principal // nil: full control without a token
+	a *authority
+}
+
+// fullCaller is the caller of a request without a token from outside the
+// session, or of a backend that does not tell callers apart.
+var fullCaller = Caller{}
+
+// Agent is the calling agent's id ("main" for the main view), or "" when
+// the caller is not an agent.
+func (c Caller) Agent() string {
+	if c.p == nil {
+		return ""
+	}
+	return c.p.agent
+}
+
+// Full reports whether the caller may do anything.
+func (c Caller) Full() bool { return c.p == nil || c.p.full }
+
+// May returns nil when the caller may do act to the agent target, and an
+// error that says what is refused and how to allow it otherwise. An unknown
+// target passes, so that the method reports it as not found.
+func (c Caller) May(act, target string) error {
+	if c.Full() || c.p.grants[act] || target == c.p.agent {
+		return nil
+	}
+	c.a.mu.RLock()
+	_, known := c.a.byID[target]
+	own := act != GrantSignal && c.a.descends(target, c.p.agent)
+	c.a.mu.RUnlock()
+	if !known || own {
+		return nil
+	}
+	scope := "itself and the agents it started"
+	if act == GrantSignal {
+		scope = "itself"
+	}
+	return fmt.Errorf("agent %s may not %s agent %s: an agent may %s only %s; to allow more, add %q to grants of its kind in the config ([kinds.NAME] grants = [%q])",
+		c.p.agent, verb(act), target, verb(act), scope, act, act)
+}
+
+// descends reports whether id was started by ancestor, directly or through
+// agents it started. The caller holds a.mu.
+func (a *authority) descends(id, ancestor string) bool {
+	for p := a.byID[id]; p != nil && p.parent != ""; p = a.byID[p.parent] {
+		if p.parent == ancestor {
+			return true
+		}
+	}
+	return false
+}
+
+// mayStatus checks status.set: an entry scoped to an agent, or keyed by an
+// agent's id, speaks for that agent.
+func (c Caller) mayStatus(key, agent string) error {
+	if c.Full() || c.p.grants[GrantSignal] {
+		return nil
+	}
+	if agent != "" && agent != c.p.agent {
+		return c.May(GrantSignal, agent)
+	}
+	if looksLikeAgentID(key) && key != c.p.agent {
+		return fmt.Errorf("agent %s may not set the status entry %q: that key belongs to agent %s; use a key of its own, or add \"signal\" to grants of its kind in the config", c.p.agent, key, key)
+	}
+	return nil
+}
+
+// looksLikeAgentID is true for "main" and "a<number>", the ids the engine
+// gives out (now or later).
+func looksLikeAgentID(s string) bool {
+	if s == MainID {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "a")
+	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
+}
+
+func verb(act string) string {
+	switch act {
+	case GrantRead:
+		return "read"
+	case GrantWait:
+		return "wait for"
+	case GrantSend:
+		return "send to"
+	case GrantClose:
+		return "close"
+	default:
+		return "signal"
+	}
+}
+
+// identify maps a request's token to its caller.
+func (a *authority) identify(token string) (Caller, bool) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	p, ok := a.byToken[token]
+	if !ok {
+		return Caller{}, false
+	}
+	return Caller{p: p, a: a}, true
+}
+
+// Identify maps a request's token to its caller; false for a token this
+// session did not give out. The control socket uses it.
+func (e *Engine) Identify(token string) (Caller, bool) { return e.auth.identify(token) }
+
+// AgentToken is the secret agentgrid gave agent id (AGENTGRID_TOKEN in its
+// environment), or "" for an unknown id. For programs and tests that embed
+// an engine and act as one of its agents.
+func (e *Engine) AgentToken(id string) string { return e.auth.token(id) }
+
+// TokenFromEnv is the caller's secret: AGENTGRID_TOKEN, or the content of
+// the file AGENTGRID_TOKEN_FILE names. "" when neither is set.
+func TokenFromEnv() string {
+	if t := os.Getenv(EnvToken); t != "" {
+		return t
+	}
+	if f := os.Getenv(EnvTokenFile); f != "" {
+		if b, err := os.ReadFile(f); err == nil {
+			return strings.TrimSpace(string(b))
+		}
+	}
+	return ""
+}
+
+// sameSocket reports whether a and b name the same socket file, so that a
+// client sends its session's secret to that session only.
+func sameSocket(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// grantList is a principal's grants in a stable order, for logs.
+func grantList(g map[string]bool) []string { return slices.Sorted(maps.Keys(g)) }
