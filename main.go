@@ -106,6 +106,7 @@ spawn, list, wait for, read and close agents with the same CLI.`,
 	addHookCommands(root)
 	addMCPCommand(root)
 	addDemoCommands(root)
+	addWatchdogCommand(root)
 	return root
 }
 
@@ -188,6 +189,13 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	// Every frame the UI shows also goes to the mirror, which serves
 	// agentgrid watch through the socket.
 	mirror := ui.NewMirror()
+	// The watchdog ends every agent if this process dies without shutting
+	// down (SIGKILL, a crash); it is hung up after the orderly shutdown.
+	var watcher orchestrator.GroupWatcher
+	if wd := startWatchdog(); wd != nil {
+		watcher = wd
+		defer func() { _ = wd.Close() }()
+	}
 	eng, err := orchestrator.New(cfg, orchestrator.Options{
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},
@@ -197,6 +205,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Logger:     logger,
 		Version:    version,
 		Screen:     mirror,
+		Watchdog:   watcher,
 	})
 	if err != nil {
 		return err

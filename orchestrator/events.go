@@ -110,6 +110,9 @@ func (e *Engine) onExit(a *agent, code int, err error) {
 		a.idleTimer.Stop()
 	}
 	a.wantActivity.Store(false)
+	if e.opts.Watchdog != nil && a.pid > 0 {
+		e.opts.Watchdog.Exited(a.pid)
+	}
 	if err != nil {
 		e.log.Warn("waiting for an agent's process failed", "agent", a.id, "err", err)
 	}

@@ -237,7 +237,7 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 	// focused pane's: a new agent shows up without waiting for the frame
 	// rate the churn of others may have used up.
 	var printed atomic.Bool
-	return panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, panes.Options{
+	p, err := panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, panes.Options{
 		Scrollback: e.cfg.Agents.Scrollback,
 		LogPath:    a.logPath,
 		LogMax:     e.cfg.Agents.LogMax.Bytes,
@@ -261,6 +261,10 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 		OnTitle:  func(t string) { e.inbox.post(engineEvent{kind: evtTitle, a: a, title: t}) },
 		OnExit:   func(code int, err error) { e.inbox.post(engineEvent{kind: evtExit, a: a, code: code, err: err}) },
 	})
+	if err == nil && e.opts.Watchdog != nil {
+		e.opts.Watchdog.Watch(p.Pid())
+	}
+	return p, err
 }
 
 // failStart records a start failure: state failed, the error written into

@@ -116,6 +116,10 @@ type Options struct {
 	// Screen is what the socket's session.screen serves to watchers: the
 	// UI's frames. Nil answers it with an error.
 	Screen ScreenSource
+	// Watchdog learns every agent's process group so that it can end them
+	// if the session dies without shutting down (see watchdog.go); nil for
+	// none.
+	Watchdog GroupWatcher
 }
 
 // Counts are the numbers shown in the status line.
