@@ -265,6 +265,14 @@ func TestAuthzHelperProcess(t *testing.T) {
 		check("close a sibling without a token", c.CloseAgent(ctx, sibling), CodeForbidden)
 		_, err = c.List(ctx)
 		check("list without a token", err, CodeForbidden)
+	case "hook-handler":
+		// A [[hooks]] handler acts for the user: it may speak for any agent.
+		c, err := DialEnv()
+		if err != nil {
+			fmt.Printf("FAIL dial: %v\n", err)
+			os.Exit(1)
+		}
+		check("a hook handler sets a status entry keyed by an agent", c.SetStatus(ctx, MainID, "handled", "", 0), 0)
 	case "own-token":
 		c, err := DialEnv()
 		if err != nil {
@@ -327,4 +335,38 @@ func TestRealChildIsHeldToItsRights(t *testing.T) {
 	if strings.Contains(text, "owned") {
 		t.Errorf("text reached the main view:\n%s", text)
 	}
+}
+
+// TestHookHandlersActForTheUser: a [[hooks]] handler runs inside the session
+// (a child of agentgrid) and gets a token with full control, so what it
+// asks for is done, where a process of the session without a token is refused.
+func TestHookHandlersActForTheUser(t *testing.T) {
+	cfg := config.Default()
+	cfg.Hooks = []config.Hook{{On: []string{"agent_started"}, Run: []string{os.Args[0], "-test.run=^TestAuthzHelperProcess$"}}}
+	dir, err := os.MkdirTemp("", "ag-authz-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	e, err := New(cfg, Options{Session: "authz-hooks", StateDir: t.TempDir(), SocketPath: filepath.Join(dir, "s.sock"),
+		Env: append(os.Environ(), authzHelperEnv+"=hook-handler"), Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(context.Background(), []string{"cat"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = e.Shutdown(ctx)
+	})
+	pollUntil(t, 15*time.Second, "the hook handler's status entry", func() bool {
+		for _, s := range e.Status().Entries() {
+			if s.Key == MainID && s.Text == "handled" {
+				return true
+			}
+		}
+		return false
+	})
 }
