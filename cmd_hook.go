@@ -34,7 +34,8 @@ func addHookCommands(root *cobra.Command) {
 		Long: `agentgrid hook reads one hook payload of the named agent CLI — JSON on stdin for
 Claude Code, Gemini CLI and the OpenCode plugin, the last argument for Codex's
 notify program — turns it into a state signal for the agent in
-$AGENTGRID_AGENT_ID and sends it to the session in $AGENTGRID_SOCKET.
+$AGENTGRID_AGENT_ID and sends it to the session in $AGENTGRID_SOCKET, with the
+agent's $AGENTGRID_TOKEN: an agent's hooks speak for that agent only.
 
 It prints nothing (an agent CLI may show hook output to its model) and always
 exits 0. With no session listening it returns at once, without reading stdin;
