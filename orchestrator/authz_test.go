@@ -370,3 +370,43 @@ func TestHookHandlersActForTheUser(t *testing.T) {
 		return false
 	})
 }
+
+// TestTokenStaysOutOfCommandLines: the MCP server an agent CLI starts with a
+// filtered environment finds the agent's token through a private file, so
+// the secret is in no argv (Codex gets its MCP env as a -c argument, and
+// argv is shown by list --json and readable by every local user).
+func TestTokenStaysOutOfCommandLines(t *testing.T) {
+	cfg := config.Default()
+	sess := SessionEnv{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid", Token: newToken()}
+	for _, kind := range []string{"claude", "codex", "gemini", "opencode"} {
+		argv, env, err := resolveKind(cfg, SpawnRequest{Kind: kind, Prompt: "go"}, sess)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := strings.Join(append(argv, env...), "\n")
+		// Claude and Gemini read their MCP settings from generated files.
+		files, _ := filepath.Glob(filepath.Join(sess.StateDir, "a1-*"))
+		for _, f := range files {
+			if filepath.Base(f) != "a1-token" {
+				b, _ := os.ReadFile(f)
+				all += "\n" + string(b)
+			}
+		}
+		if strings.Contains(all, sess.Token) {
+			t.Errorf("%s: the token is in its argv, env or settings:\n%s", kind, all)
+		}
+		if !strings.Contains(all, EnvTokenFile) {
+			t.Errorf("%s: its MCP server is not told where the token is:\n%s", kind, all)
+		}
+	}
+	path := filepath.Join(sess.StateDir, "a1-token")
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("token file %s: %v, mode %v; want 0600", path, err, st)
+	}
+	t.Setenv(EnvToken, "")
+	t.Setenv(EnvTokenFile, path)
+	if got := TokenFromEnv(); got != sess.Token {
+		t.Errorf("TokenFromEnv() = %q, want the token from the file", got)
+	}
+}
