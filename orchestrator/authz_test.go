@@ -128,6 +128,8 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 	wantForbidden(t, "close main", c.CloseAgent(ctx, MainID))
 	wantForbidden(t, "status keyed by a sibling", c.SetStatus(ctx, sib.ID, "waiting: permission: rm -rf /", "", 0))
 	wantForbidden(t, "status scoped to a sibling", c.SetStatus(ctx, "note", "x", sib.ID, 0))
+	wantOK(t, "the user scopes an entry to the sibling", user.SetStatus(ctx, "review", "needs a look", sib.ID, 0))
+	wantForbidden(t, "clear an entry scoped to a sibling", c.ClearStatus(ctx, "review"))
 	var screen ScreenFrame
 	wantForbidden(t, "watch the session's screen", c.Call(ctx, MethodSessionScreen, ScreenParams{}, &screen))
 

@@ -503,12 +503,23 @@ func handleStatusSet(ctx context.Context, s *Server, params json.RawMessage) (an
 	if p.TTLMS < 0 {
 		return nil, rpcErrorf(CodeInvalidParams, "invalid params: ttl_ms must not be negative")
 	}
-	if err := callerFrom(ctx).mayStatus(p.Key, p.Agent); err != nil {
-		return nil, &RPCError{Code: CodeForbidden, Message: err.Error()}
-	}
 	store := s.b.Status()
 	if store == nil {
 		return nil, rpcErrorf(CodeServerError, "this session has no status line")
+	}
+	caller := callerFrom(ctx)
+	if err := caller.mayStatus(p.Key, p.Agent); err != nil {
+		return nil, &RPCError{Code: CodeForbidden, Message: err.Error()}
+	}
+	if !caller.Full() {
+		// Replacing or clearing an entry speaks for the agent it was for.
+		for _, old := range store.Entries() {
+			if old.Key == p.Key && old.Agent != "" {
+				if err := caller.mayStatus(p.Key, old.Agent); err != nil {
+					return nil, &RPCError{Code: CodeForbidden, Message: err.Error()}
+				}
+			}
+		}
 	}
 	if p.Text == "" {
 		store.Clear(p.Key)
