@@ -92,6 +92,9 @@ type StatusEntry struct {
 	Updated time.Time
 	TTL     time.Duration
 	Stale   bool
+	// Notice marks a message agentgrid itself shows the user (such as an
+	// ignored config file): the status line draws it first and whole.
+	Notice bool
 	// Cleared is set only on the copy carried by a status_changed event when
 	// the entry was removed (cleared, emptied or expired).
 	Cleared bool

@@ -79,6 +79,18 @@ func (s *StatusStore) poke() {
 // a stale entry refreshed); setting the same text again still counts as a
 // confirmation and restarts the TTL and stale clocks.
 func (s *StatusStore) Set(key, text, agent, source string, ttl time.Duration) (changed bool) {
+	return s.set(key, text, agent, source, ttl, false)
+}
+
+// SetNotice stores a message of agentgrid's own for the user under key:
+// the status line draws notices before other entries and does not cap
+// their width, so a sentence such as "ignored .agentgrid.toml (not
+// trusted)" is read whole. Clients of the socket cannot set notices.
+func (s *StatusStore) SetNotice(key, text string, ttl time.Duration) (changed bool) {
+	return s.set(key, text, "", "agentgrid", ttl, true)
+}
+
+func (s *StatusStore) set(key, text, agent, source string, ttl time.Duration, notice bool) (changed bool) {
 	key = SanitizeText(key, MaxStatusKeyLen)
 	if key == "" {
 		return false
@@ -91,13 +103,13 @@ func (s *StatusStore) Set(key, text, agent, source string, ttl time.Duration) (c
 		ttl = 0
 	}
 	now := s.now()
-	e := StatusEntry{Key: key, Text: text, Agent: agent, Source: source, Updated: now, TTL: ttl}
+	e := StatusEntry{Key: key, Text: text, Agent: agent, Source: source, Updated: now, TTL: ttl, Notice: notice}
 	s.mu.Lock()
 	old, had := s.entries[key]
 	if had && s.expired(old, now) {
 		had = false
 	}
-	changed = !had || old.Text != text || old.Agent != agent || s.stale(old, now)
+	changed = !had || old.Text != text || old.Agent != agent || old.Notice != notice || s.stale(old, now)
 	s.entries[key] = e
 	fn := s.onChange
 	s.mu.Unlock()

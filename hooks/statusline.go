@@ -37,7 +37,7 @@ func (s StatusLineStyle) any() bool {
 // StatusLineInput is everything the status line shows.
 type StatusLineInput struct {
 	Counts  Counts
-	Entries []StatusEntry // drawn ordered by key whatever the order given
+	Entries []StatusEntry // drawn ordered by key (notices first) whatever the order given
 	// Focus is the focused pane's title ("" for none).
 	Focus string
 	// MaxEntryWidth caps each entry's display width (config status.max_entry_width); <= 0 means 40.
@@ -73,8 +73,8 @@ func countList(c Counts) []countPart {
 // others when not zero; never truncated, only cut hard when the terminal is
 // narrower than it), then the status entries ordered by key (each sanitised
 // and capped at MaxEntryWidth with "…"; agent-scoped entries prefixed with
-// the agent id, stale ones in the Stale style), then the focused pane's
-// title. Whatever does not fit is cut by display width (wide CJK and emoji
+// the agent id, stale ones in the Stale style; agentgrid's own notices
+// first and uncapped), then the focused pane's title. Whatever does not fit is cut by display width (wide CJK and emoji
 // counted as two cells) and ends in "…"; the rest is padded with spaces.
 func RenderStatusLine(in StatusLineInput, width int) string {
 	if width <= 0 {
@@ -112,7 +112,12 @@ func RenderStatusLine(in StatusLineInput, width int) string {
 		capW = defaultCap
 	}
 	entries := append([]StatusEntry(nil), in.Entries...)
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Key < entries[j].Key })
+	sort.SliceStable(entries, func(i, j int) bool {
+		if entries[i].Notice != entries[j].Notice {
+			return entries[i].Notice
+		}
+		return entries[i].Key < entries[j].Key
+	})
 
 	room := width - leftW
 	var rest strings.Builder
@@ -130,7 +135,7 @@ func RenderStatusLine(in StatusLineInput, width int) string {
 			text = SanitizeText(e.Agent, MaxStatusKeyLen) + ": " + text
 		}
 		w := ansi.StringWidth(text)
-		if w > capW {
+		if w > capW && !e.Notice {
 			text, w = ansi.Truncate(text, capW, ellipsis), capW
 		}
 		if first {

@@ -131,3 +131,24 @@ func BenchmarkRenderStatusLine50(b *testing.B) {
 		RenderStatusLine(in, 240)
 	}
 }
+
+// A notice of agentgrid's own (an ignored config file) is drawn first and
+// whole, while a client's entry of the same length is capped.
+func TestRenderStatusLineNoticeFirstAndWhole(t *testing.T) {
+	store := NewStatusStore(nil)
+	long := "ignored .agentgrid.toml (not trusted); to apply it: agentgrid trust"
+	store.Set("a-build", "a client's entry that is longer than the cap", "", "socket", 0)
+	store.SetNotice("config", long, time.Minute)
+	got := RenderStatusLine(StatusLineInput{Entries: store.Entries(), MaxEntryWidth: 20}, 160)
+	want := " 0 running │ " + long + "  a client's entry th…"
+	if strings.TrimRight(got, " ") != want {
+		t.Errorf("\n got %q\nwant %q", got, want)
+	}
+	// A client setting the same key replaces the notice with a plain entry.
+	store.Set("config", long, "", "agentgrid", 0)
+	for _, e := range store.Entries() {
+		if e.Key == "config" && e.Notice {
+			t.Error("a socket client's Set kept the notice flag")
+		}
+	}
+}

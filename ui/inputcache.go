@@ -37,7 +37,7 @@ func sameStatusEntries(a, b []hooks.StatusEntry) bool {
 	}
 	for i := range a {
 		x, y := &a[i], &b[i]
-		if x.Key != y.Key || x.Text != y.Text || x.Agent != y.Agent || x.Stale != y.Stale {
+		if x.Key != y.Key || x.Text != y.Text || x.Agent != y.Agent || x.Stale != y.Stale || x.Notice != y.Notice {
 			return false
 		}
 	}
