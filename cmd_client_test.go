@@ -186,6 +186,7 @@ func runCLI(t *testing.T, args ...string) cliResult {
 	root := &cobra.Command{Use: "agentgrid", SilenceUsage: true, SilenceErrors: true}
 	addClientCommands(root)
 	addConfigCommands(root)
+	addTrustCommands(root)
 	var out, errb bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errb)

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/agentgrid/agentgrid/config"
@@ -24,7 +22,11 @@ func newConfigCmd() *cobra.Command {
 		Long: `agentgrid reads $XDG_CONFIG_HOME/agentgrid/config.toml (~/.config/agentgrid/config.toml),
 then ./.agentgrid.toml, then the file given with --config; later files override
 earlier ones key by key. Every key has a default; agentgrid config print
---default prints them all as a commented example to start from.`,
+--default prints them all as a commented example to start from.
+
+./.agentgrid.toml is applied only once trusted (agentgrid trust); check and
+print say when they ignored it. Every config file must be owned by you and not
+writable by group or others.`,
 		Example: `  agentgrid config check
   agentgrid config print --default > ~/.config/agentgrid/config.toml`,
 		Args: cobra.NoArgs,
@@ -42,12 +44,15 @@ func newConfigCheckCmd(path *string) *cobra.Command {
 		Long: `check reads the config files the way a session does and prints every problem
 it finds (unknown keys, wrong types, bad values) as file:line: message, all at
 once rather than the first only. It exits 1 when there is any problem, and
-otherwise prints "config OK" with the files it read.`,
+otherwise prints "config OK" with the files it read. A ./.agentgrid.toml that
+is not trusted is not read; check prints a line saying so.`,
 		Example: `  agentgrid config check
   agentgrid config check --config ./ci.toml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, diags, err := config.Load(*path)
+			l, err := config.Read(*path)
+			writeIgnored(cmd.OutOrStdout(), l.Ignored)
+			diags := l.Diags
 			if len(diags) > 0 {
 				if werr := writeDiagnostics(cmd.OutOrStdout(), diags); werr != nil {
 					return werr
@@ -57,7 +62,7 @@ otherwise prints "config OK" with the files it read.`,
 			if err != nil {
 				return err
 			}
-			files := existingConfigFiles(*path)
+			files := l.Files
 			if len(files) == 0 {
 				fmt.Fprintf(cmd.OutOrStdout(), "config OK: no config files (looked for %s); using the built-in defaults\n",
 					strings.Join(config.Paths(*path), ", "))
@@ -86,7 +91,9 @@ a good start for your own config file.`,
 				_, err := io.WriteString(cmd.OutOrStdout(), config.ExampleTOML())
 				return err
 			}
-			cfg, diags, err := config.Load(*path)
+			l, err := config.Read(*path)
+			writeIgnored(cmd.ErrOrStderr(), l.Ignored)
+			cfg, diags := l.Config, l.Diags
 			if len(diags) > 0 {
 				if werr := writeDiagnostics(cmd.ErrOrStderr(), diags); werr != nil {
 					return werr
@@ -112,18 +119,6 @@ func writeDiagnostics(w io.Writer, diags []config.Diagnostic) error {
 		}
 	}
 	return nil
-}
-
-// existingConfigFiles lists the config files of a session started here that
-// exist, in the order they are read.
-func existingConfigFiles(explicit string) []string {
-	var out []string
-	for _, p := range config.Paths(explicit) {
-		if _, err := os.Stat(p); err == nil || !errors.Is(err, os.ErrNotExist) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func plural(n int, one, many string) string {

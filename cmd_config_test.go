@@ -14,6 +14,7 @@ func isolateConfig(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "xdg"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
 	t.Setenv("HOME", home)
 	wd := t.TempDir()
 	t.Chdir(wd)
@@ -44,6 +45,7 @@ func TestConfigCheckReportsEveryProblem(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(wd, ".agentgrid.toml"), []byte("[layout]\nnmae = \"tiled\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	runCLI(t, "trust").want(t, 0)
 	bad := filepath.Join(t.TempDir(), "bad.toml")
 	if err := os.WriteFile(bad, []byte("[layout]\nmain_size = 500\n\n[agents]\nbogus = 1\n"), 0o600); err != nil {
 		t.Fatal(err)

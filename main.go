@@ -71,7 +71,11 @@ in the main view and shows every background agent it starts live in a grid besid
 Agents are started from inside the session with "agentgrid spawn", through the
 control socket, with the prefix key (ctrl+b c), or from [[startup]] in the config.
 Inside a session every child sees AGENTGRID_SOCKET, so scripts and agents can
-spawn, list, wait for, read and close agents with the same CLI.`,
+spawn, list, wait for, read and close agents with the same CLI.
+
+A project's ./.agentgrid.toml can start programs, so it is applied only after
+you trust its exact content with "agentgrid trust" (again after every change);
+until then the session says in its status line that it ignored the file.`,
 		Example: `  # try it: a scripted orchestrator spawns simulated agents
   agentgrid demo
 
@@ -80,6 +84,9 @@ spawn, list, wait for, read and close agents with the same CLI.`,
 
   # an agent CLI as the orchestrator, with hooks and the MCP server wired in
   agentgrid -- claude
+
+  # apply this project's .agentgrid.toml (after reading it)
+  agentgrid trust
 
   # from inside a session: start a background agent, wait for it, read its screen
   id=$(agentgrid spawn --title tests -- go test ./...)
@@ -103,6 +110,7 @@ spawn, list, wait for, read and close agents with the same CLI.`,
 
 	addClientCommands(root)
 	addConfigCommands(root)
+	addTrustCommands(root)
 	addHookCommands(root)
 	addMCPCommand(root)
 	addDemoCommands(root)
@@ -118,10 +126,11 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 			return exitError{exitUsage, err.Error()}
 		}
 	}
-	cfg, diags, err := config.Load(o.ConfigPath)
+	loaded, err := config.Read(o.ConfigPath)
 	if err != nil {
 		return err
 	}
+	cfg, diags := loaded.Config, loaded.Diags
 	if len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(os.Stderr, d.String())
@@ -210,6 +219,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err != nil {
 		return err
 	}
+	showIgnoredConfigs(eng, loaded.Ignored)
 	// A closed outer terminal (SIGHUP) ends the session the same way as quitting,
 	// so every agent's process group is still shut down.
 	ctx, cancel := signal.NotifyContext(cmd.Context(), syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)

@@ -17,8 +17,18 @@ func isolate(t *testing.T) (xdg, cwd string) {
 	t.Helper()
 	xdg, cwd = t.TempDir(), t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", xdg)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(xdg, "state"))
 	t.Chdir(cwd)
 	return xdg, cwd
+}
+
+// writeTrusted writes a per-directory file and trusts it, as the user would.
+func writeTrusted(t *testing.T, path, text string) {
+	t.Helper()
+	writeFile(t, path, text)
+	if _, err := Trust(path); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func writeFile(t *testing.T, path, text string) {
@@ -183,7 +193,7 @@ mcp = false
 on = ["bell"]
 run = ["true"]
 `)
-	writeFile(t, filepath.Join(cwd, ".agentgrid.toml"), `
+	writeTrusted(t, filepath.Join(cwd, ".agentgrid.toml"), `
 [layout]
 main_size = 70
 [[startup]]
@@ -238,7 +248,7 @@ func TestLoadExplicitMissing(t *testing.T) {
 
 func TestLoadUserTheme(t *testing.T) {
 	xdg, cwd := isolate(t)
-	writeFile(t, filepath.Join(cwd, ".agentgrid.toml"), "[ui]\ntheme = \"solar\"\n")
+	writeTrusted(t, filepath.Join(cwd, ".agentgrid.toml"), "[ui]\ntheme = \"solar\"\n")
 	_, diags, err := Load("")
 	if err != nil || len(diags) != 1 || diags[0].Line != 2 || !strings.Contains(diags[0].Msg, "solar") {
 		t.Fatalf("missing user theme: %v %v", err, diags)
@@ -255,7 +265,7 @@ func TestLoadReportsEverything(t *testing.T) {
 	xdg, cwd := isolate(t)
 	user := filepath.Join(xdg, "agentgrid", "config.toml")
 	writeFile(t, user, "[layout]\nmian_size = 50\nname = \"spiral\"\n")
-	writeFile(t, filepath.Join(cwd, ".agentgrid.toml"), "[ui]\nfps = = 3\n")
+	writeTrusted(t, filepath.Join(cwd, ".agentgrid.toml"), "[ui]\nfps = = 3\n")
 	explicit := filepath.Join(cwd, "x.toml")
 	writeFile(t, explicit, "[agents]\nkill_grace = \"soon\"\n")
 	_, diags, err := Load(explicit)

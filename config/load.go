@@ -75,36 +75,94 @@ func Paths(explicit string) []string {
 	return out
 }
 
-// Load builds the effective configuration: Default(), then every file of
+// Loaded is the result of Read: the effective config and how it was made.
+type Loaded struct {
+	Config Config
+	// Diags are the problems found; any diagnostic means the config is only
+	// partly read and no session may start with it.
+	Diags []Diagnostic
+	// Files are the config files applied, in the order they were merged.
+	Files []string
+	// Ignored are project files that exist but were not applied.
+	Ignored []Ignored
+}
+
+// Ignored is a per-directory config file that was not applied, and why.
+type Ignored struct {
+	Path string
+	// Msg is one line for the user: which file, why, and what applies it.
+	Msg string
+}
+
+// Load is Read without the list of files: the effective config, every
+// problem found, and an error for a file that cannot be read or is unsafe.
+func Load(explicitPath string) (Config, []Diagnostic, error) {
+	l, err := Read(explicitPath)
+	return l.Config, l.Diags, err
+}
+
+// Read builds the effective configuration: Default(), then every file of
 // Paths(explicitPath) that exists, later files overriding earlier ones
 // key by key ([[startup]] and [[hooks]] entries accumulate; [kinds.NAME]
 // tables merge into the built-in kinds).
 //
-// Every problem in every file is collected, not just the first: unknown
-// keys, wrong types and bad values, each with file:line. Any diagnostic
-// means the config is only partly read: the caller must report them all and
-// not start a session with it. The error is only for files that cannot be
-// read: an explicit path that does not exist, or an unreadable file.
-func Load(explicitPath string) (Config, []Diagnostic, error) {
-	cfg := Default()
+// Every config file must be a regular file owned by the user and not
+// writable by group or others. The user file and the explicit file are the
+// user's own choice and are applied as they are; one that fails the check
+// is an error. The per-directory file (./.agentgrid.toml) may come with a
+// repository or be planted in a shared directory, and it can start
+// programs, so it is applied only when its content is trusted (see Trust);
+// otherwise it is listed in Ignored, with the command that trusts it.
+//
+// Every problem in every applied file is collected, not just the first:
+// unknown keys, wrong types and bad values, each with file:line. The error
+// is only for files that cannot be read: an explicit path that does not
+// exist, an unreadable or unsafe user or explicit file.
+func Read(explicitPath string) (Loaded, error) {
+	l := Loaded{Config: Default()}
 	paths := Paths(explicitPath)
 	ld := newLoader()
 	for i, p := range paths {
-		data, err := os.ReadFile(p)
+		isExplicit := explicitPath != "" && i == len(paths)-1
+		isLocal := p == LocalFile && !isExplicit
+		if isLocal && explicitPath != "" && sameFile(p, explicitPath) {
+			continue // given with --config: read once, as the user's own choice
+		}
+		data, err := readConfigFile(p)
 		if err != nil {
-			isExplicit := explicitPath != "" && i == len(paths)-1
-			if errors.Is(err, fs.ErrNotExist) && !isExplicit {
+			ue, unsafe := isUnsafe(err)
+			switch {
+			case errors.Is(err, fs.ErrNotExist) && !isExplicit:
+				continue
+			case errors.Is(err, fs.ErrNotExist):
+				return l, fmt.Errorf("config file %s does not exist", p)
+			case unsafe && isLocal:
+				msg := fmt.Sprintf("ignored %s: it %s; agentgrid never applies it", p, ue.Why)
+				if ue.Fix != "" {
+					msg = fmt.Sprintf("ignored %s: it %s; to apply it: %s && agentgrid trust", p, ue.Why, ue.Fix)
+				}
+				l.Ignored = append(l.Ignored, Ignored{Path: p, Msg: msg})
+				continue
+			case unsafe:
+				return l, err
+			}
+			return l, fmt.Errorf("read config file %s: %w", p, err)
+		}
+		if isLocal {
+			switch checkTrust(p, data) {
+			case untrusted:
+				l.Ignored = append(l.Ignored, Ignored{Path: p, Msg: fmt.Sprintf("ignored %s (not trusted); to apply it: agentgrid trust", p)})
+				continue
+			case changedSinceTrusted:
+				l.Ignored = append(l.Ignored, Ignored{Path: p, Msg: fmt.Sprintf("ignored %s (changed since trusted); to apply it: agentgrid trust", p)})
 				continue
 			}
-			if errors.Is(err, fs.ErrNotExist) {
-				return cfg, nil, fmt.Errorf("config file %s does not exist", p)
-			}
-			return cfg, nil, fmt.Errorf("read config file %s: %w", p, err)
 		}
-		ld.mergeFile(&cfg, p, data)
+		ld.mergeFile(&l.Config, p, data)
+		l.Files = append(l.Files, p)
 	}
 	diags := ld.diags
-	for _, pr := range validate(cfg, ThemeDir()) {
+	for _, pr := range validate(l.Config, ThemeDir()) {
 		diags = append(diags, ld.locate(pr))
 	}
 	order := func(file string) int {
@@ -120,10 +178,18 @@ func Load(explicitPath string) (Config, []Diagnostic, error) {
 		return a.Line - b.Line
 	})
 	if len(diags) > 0 {
-		return cfg, diags, nil
+		l.Diags = diags
+		return l, nil
 	}
-	cfg.Keys.Prefix, _ = NormalizeKey(cfg.Keys.Prefix)
-	return cfg, nil, nil
+	l.Config.Keys.Prefix, _ = NormalizeKey(l.Config.Keys.Prefix)
+	return l, nil
+}
+
+// sameFile reports whether a and b name the same file.
+func sameFile(a, b string) bool {
+	ca, err1 := canonicalPath(a)
+	cb, err2 := canonicalPath(b)
+	return err1 == nil && err2 == nil && ca == cb
 }
 
 // Decode reads one TOML document on top of base, exactly as Load merges a
