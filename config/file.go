@@ -12,7 +12,7 @@ import (
 // MaxFileSize is the largest config file agentgrid reads. Real configs are
 // a few kilobytes; the cap keeps a planted or mistaken file (a log, a
 // device) from costing time and memory.
-const MaxFileSize = 1 << 20
+const MaxFileSize = 256 << 10
 
 // UnsafeFileError reports a config file that agentgrid refuses to read
 // because someone other than the user could have written it.

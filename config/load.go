@@ -221,6 +221,10 @@ type location struct {
 func newLoader() *loader { return &loader{origin: map[string]location{}} }
 
 func (ld *loader) mergeFile(cfg *Config, file string, data []byte) {
+	if d := checkShape(file, data); d != nil {
+		ld.diags = append(ld.diags, *d)
+		return
+	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		var pe toml.ParseError
