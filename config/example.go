@@ -32,23 +32,23 @@ name = "main-vertical"
 # The main view's share of the width (main-vertical) or height (main-horizontal), percent, 20..80.
 # When what it leaves is too small for one agent pane, the main view gives up that much.
 main_size = 50
-# Smallest agent pane content width in cells (at least 10); decides how many panes fit.
+# Smallest agent pane content width in cells, 10..500; decides how many panes fit.
 min_agent_width = 40
-# Smallest agent pane content height in rows (at least 3).
+# Smallest agent pane content height in rows, 3..200.
 min_agent_height = 8
 
 [agents]
-# Spawns waiting for a free pane beyond this many are refused with an error.
+# Spawns waiting for a free pane beyond this many are refused with an error, 0..10000.
 max_queued = 100
 # Start a queued agent's process at once in an off-screen 80x24 terminal.
 start_offscreen = true
-# How long a finished agent's pane stays before a queued agent may take its place.
+# How long a finished agent's pane stays before a queued agent may take its place (up to 24h).
 finished_linger = "15s"
-# Lines of scrollback kept per pane.
+# Lines of scrollback kept per pane, 0..1000000.
 scrollback = 10000
-# Wait between SIGHUP, SIGTERM and SIGKILL when closing an agent or quitting.
+# Wait between SIGHUP, SIGTERM and SIGKILL when closing an agent or quitting (up to 5m).
 kill_grace = "2s"
-# Output quiet period after which a running agent counts as idle.
+# Output quiet period after which a running agent counts as idle (up to 24h).
 idle_after = "5s"
 # Cap of each agent's output log (<state dir>/<session>/<id>.log): "512KiB", "64MiB", "1GiB";
 # "0" means no cap. At the cap the log moves to <id>.log.1 (replacing the older one) and a new
@@ -60,7 +60,7 @@ log_max = "64MiB"
 keep_state = "168h"
 
 [limits]
-# Most agents running at once, of any kind; 0 means no limit.
+# Most agents running at once, of any kind, up to 10000; 0 means no limit.
 default = 0
 
 [limits.kinds]
@@ -84,9 +84,9 @@ mouse = true
 fps = 60
 
 [status]
-# Widest a single status line entry may be, in cells.
+# Widest a single status line entry may be, in cells, 1..500.
 max_entry_width = 40
-# Entries and hook-reported states not refreshed for this long are dimmed.
+# Entries and hook-reported states not refreshed for this long are dimmed (up to 24h).
 stale_after = "1m0s"
 
 [log]
@@ -109,7 +109,7 @@ level = "info"
 # on = ["agent_state", "agent_exited"]  # session_start, session_end, agent_queued, agent_started,
 #                                       # agent_state, agent_exited, agent_closed, status_changed, bell
 # run = ["notify-send", "agentgrid"]    # argv, no shell unless you write one
-# timeout = "5s"                        # a hook running longer is killed; empty means the default
+# timeout = "5s"                        # a hook running longer is killed (up to 1h); empty means the default
 
 # Presets for launching agent CLIs with agentgrid wired in. Each has:
 #   command      argv that starts the CLI (empty: $SHELL)

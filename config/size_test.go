@@ -67,7 +67,7 @@ func TestLogAndStateKeys(t *testing.T) {
 	for _, d := range Validate(cfg) {
 		all += d.String() + "\n"
 	}
-	for _, want := range []string{"agents.log_max = 1024 bytes: must be 0 (no limit) or at least 64KiB", "agents.keep_state = -1h0m0s: must not be negative"} {
+	for _, want := range []string{"agents.log_max = 1024 bytes: must be 0 (no limit) or at least 64KiB", "agents.keep_state = -1h0m0s: must be between 0s and 87600h"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("Validate: %q lacks %q", all, want)
 		}

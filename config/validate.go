@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentgrid/agentgrid/layout"
 )
@@ -30,13 +31,29 @@ var BuiltinThemes = []string{"dark", "light"}
 // LogLevels are the accepted values of log.level.
 var LogLevels = []string{"debug", "info", "warn", "error"}
 
-// Bounds checked by Validate.
+// Bounds checked by Validate. Every number and duration has a range, so a
+// typo such as kill_grace = "2562047h" (which overflows when doubled) or
+// scrollback = 1000000000 is reported instead of breaking the session.
 const (
 	MinMainSize       = 20
 	MaxMainSize       = 80
 	MinAgentWidthMin  = 10
+	MinAgentWidthMax  = 500
 	MinAgentHeightMin = 3
+	MinAgentHeightMax = 200
 	MaxFPS            = 120
+	MaxQueuedMax      = 10000
+	MaxScrollback     = 1000000
+	MaxLimit          = 10000
+	MaxEntryWidthMax  = 500
+	// MaxKillGrace bounds agents.kill_grace: quitting waits up to twice this.
+	MaxKillGrace = 5 * time.Minute
+	// MaxWait bounds finished_linger, idle_after and stale_after.
+	MaxWait = 24 * time.Hour
+	// MaxHookTimeout bounds hooks[].timeout.
+	MaxHookTimeout = time.Hour
+	// MaxKeepState bounds agents.keep_state: ten years.
+	MaxKeepState = 3650 * 24 * time.Hour
 )
 
 // problem is a validation failure about a key path of the merged config.
@@ -70,14 +87,14 @@ func validate(cfg Config, themeDir string) []problem {
 		slices.Sort(names)
 		return strings.Join(names, ", ")
 	}
-	nonNegative := func(path string, v int) {
-		if v < 0 {
-			bad(path, "%s = %d: must not be negative", displayKey(strings.Split(path, ".")), v)
+	between := func(path string, v, lo, hi int) {
+		if v < lo || v > hi {
+			bad(path, "%s = %d: must be between %d and %d", displayKey(strings.Split(path, ".")), v, lo, hi)
 		}
 	}
-	nonNegativeDur := func(path string, d Duration) {
-		if d.Duration < 0 {
-			bad(path, "%s = %s: must not be negative", displayKey(strings.Split(path, ".")), d.Duration)
+	durBetween := func(path string, d Duration, hi time.Duration) {
+		if d.Duration < 0 || d.Duration > hi {
+			bad(path, "%s = %s: must be between 0s and %s", displayKey(strings.Split(path, ".")), d.Duration, shortDuration(hi))
 		}
 	}
 
@@ -92,28 +109,24 @@ func validate(cfg Config, themeDir string) []problem {
 	if l.MainSize < MinMainSize || l.MainSize > MaxMainSize {
 		bad("layout.main_size", "layout.main_size = %d: must be between %d and %d (percent)", l.MainSize, MinMainSize, MaxMainSize)
 	}
-	if l.MinAgentWidth < MinAgentWidthMin {
-		bad("layout.min_agent_width", "layout.min_agent_width = %d: must be at least %d", l.MinAgentWidth, MinAgentWidthMin)
-	}
-	if l.MinAgentHeight < MinAgentHeightMin {
-		bad("layout.min_agent_height", "layout.min_agent_height = %d: must be at least %d", l.MinAgentHeight, MinAgentHeightMin)
-	}
+	between("layout.min_agent_width", l.MinAgentWidth, MinAgentWidthMin, MinAgentWidthMax)
+	between("layout.min_agent_height", l.MinAgentHeight, MinAgentHeightMin, MinAgentHeightMax)
 
 	a := cfg.Agents
-	nonNegative("agents.max_queued", a.MaxQueued)
-	nonNegative("agents.scrollback", a.Scrollback)
-	nonNegativeDur("agents.finished_linger", a.FinishedLinger)
-	nonNegativeDur("agents.kill_grace", a.KillGrace)
-	nonNegativeDur("agents.idle_after", a.IdleAfter)
-	nonNegativeDur("agents.keep_state", a.KeepState)
+	between("agents.max_queued", a.MaxQueued, 0, MaxQueuedMax)
+	between("agents.scrollback", a.Scrollback, 0, MaxScrollback)
+	durBetween("agents.finished_linger", a.FinishedLinger, MaxWait)
+	durBetween("agents.kill_grace", a.KillGrace, MaxKillGrace)
+	durBetween("agents.idle_after", a.IdleAfter, MaxWait)
+	durBetween("agents.keep_state", a.KeepState, MaxKeepState)
 	if a.LogMax.Bytes != 0 && a.LogMax.Bytes < MinLogMax {
 		bad("agents.log_max", "agents.log_max = %d bytes: must be 0 (no limit) or at least 64KiB", a.LogMax.Bytes)
 	}
 
-	nonNegative("limits.default", cfg.Limits.Default)
+	between("limits.default", cfg.Limits.Default, 0, MaxLimit)
 	for _, k := range sortedMapKeys(cfg.Limits.Kinds) {
 		p := "limits.kinds." + k
-		nonNegative(p, cfg.Limits.Kinds[k])
+		between(p, cfg.Limits.Kinds[k], 0, MaxLimit)
 		if !kindKnown(k) {
 			bad(p, "limits.kinds.%s: no such kind (known: %s)", k, kindList())
 		}
@@ -130,10 +143,8 @@ func validate(cfg Config, themeDir string) []problem {
 		bad("ui.fps", "ui.fps = %d: must be between 1 and %d", cfg.UI.FPS, MaxFPS)
 	}
 
-	if cfg.Status.MaxEntryWidth < 1 {
-		bad("status.max_entry_width", "status.max_entry_width = %d: must be at least 1", cfg.Status.MaxEntryWidth)
-	}
-	nonNegativeDur("status.stale_after", cfg.Status.StaleAfter)
+	between("status.max_entry_width", cfg.Status.MaxEntryWidth, 1, MaxEntryWidthMax)
+	durBetween("status.stale_after", cfg.Status.StaleAfter, MaxWait)
 
 	if !slices.Contains(LogLevels, cfg.Log.Level) {
 		bad("log.level", "log.level = %q: must be one of %s", cfg.Log.Level, strings.Join(LogLevels, ", "))
@@ -164,7 +175,7 @@ func validate(cfg Config, themeDir string) []problem {
 		if len(h.Run) == 0 || h.Run[0] == "" {
 			bad(p+".run", "hooks[%d].run: needs a command to run", i)
 		}
-		nonNegativeDur(p+".timeout", h.Timeout)
+		durBetween(p+".timeout", h.Timeout, MaxHookTimeout)
 	}
 
 	for _, name := range sortedMapKeys(cfg.Kinds) {
@@ -183,6 +194,13 @@ func validate(cfg Config, themeDir string) []problem {
 		}
 	}
 	return ps
+}
+
+// shortDuration writes a bound the way a user would: "5m", "24h", "1h".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	s = strings.TrimSuffix(s, "0s")
+	return strings.TrimSuffix(s, "0m")
 }
 
 func titled(title string) string {

@@ -112,18 +112,18 @@ level = "loud"
 			want: []string{
 				`2: layout.name = "grid": unknown layout`,
 				`3: layout.main_size = 95: must be between 20 and 80`,
-				`4: layout.min_agent_width = 9: must be at least 10`,
-				`5: layout.min_agent_height = 2: must be at least 3`,
-				`8: agents.max_queued = -1: must not be negative`,
-				`9: agents.scrollback = -5: must not be negative`,
-				`10: agents.kill_grace = -2s: must not be negative`,
+				`4: layout.min_agent_width = 9: must be between 10 and 500`,
+				`5: layout.min_agent_height = 2: must be between 3 and 200`,
+				`8: agents.max_queued = -1: must be between 0 and 10000`,
+				`9: agents.scrollback = -5: must be between 0 and 1000000`,
+				`10: agents.kill_grace = -2s: must be between 0s and 5m`,
 				`11: agents.idle_after: "5 seconds" is not a duration`,
-				`14: limits.default = -3: must not be negative`,
+				`14: limits.default = -3: must be between 0 and 10000`,
 				`16: limits.kinds.robot: no such kind`,
 				`19: keys.prefix = "ctrl+shift+banana": unknown key "banana"`,
 				`22: ui.theme = "neon": unknown theme`,
 				`23: ui.fps = 0: must be between 1 and 120`,
-				`26: status.max_entry_width = 0: must be at least 1`,
+				`26: status.max_entry_width = 0: must be between 1 and 500`,
 				`29: log.level = "loud": must be one of debug, info, warn, error`,
 			},
 		},
@@ -165,7 +165,7 @@ grants = ["send", "everything"]
 				`17: hooks[0].on: unknown event "agent_explodes"`,
 				`18: hooks[0].run: needs a command to run`,
 				`21: hooks[1].on: list at least one event`,
-				`23: hooks[1].timeout = -1s: must not be negative`,
+				`23: hooks[1].timeout = -1s: must be between 0s and 1h`,
 				`27: kinds.mine.hooks = "cursor": unknown adapter`,
 				`28: kinds.mine.grants: unknown grant "everything"`,
 			},
@@ -174,6 +174,48 @@ grants = ["send", "everything"]
 			name: "syntax error stops only this file",
 			doc:  "[layout]\nname = \"tiled\"\nmain_size = = 3\n",
 			want: []string{`3: TOML syntax`},
+		},
+		{
+			name: "values too large",
+			doc: `[layout]
+min_agent_width = 1000000000
+min_agent_height = 1000000000
+
+[agents]
+max_queued = 1000000000
+scrollback = 1000000000
+finished_linger = "25h"
+kill_grace = "2562047h"
+idle_after = "2562047h"
+
+[limits]
+default = 1000000000
+[limits.kinds]
+shell = 10001
+
+[status]
+max_entry_width = 100000
+stale_after = "100000h"
+
+[[hooks]]
+on = ["bell"]
+run = ["true"]
+timeout = "2h"
+`,
+			want: []string{
+				`2: layout.min_agent_width = 1000000000: must be between 10 and 500`,
+				`3: layout.min_agent_height = 1000000000: must be between 3 and 200`,
+				`6: agents.max_queued = 1000000000: must be between 0 and 10000`,
+				`7: agents.scrollback = 1000000000: must be between 0 and 1000000`,
+				`8: agents.finished_linger = 25h0m0s: must be between 0s and 24h`,
+				`9: agents.kill_grace = 2562047h0m0s: must be between 0s and 5m`,
+				`10: agents.idle_after = 2562047h0m0s: must be between 0s and 24h`,
+				`13: limits.default = 1000000000: must be between 0 and 10000`,
+				`15: limits.kinds.shell = 10001: must be between 0 and 10000`,
+				`18: status.max_entry_width = 100000: must be between 1 and 500`,
+				`19: status.stale_after = 100000h0m0s: must be between 0s and 24h`,
+				`24: hooks[0].timeout = 2h0m0s: must be between 0s and 1h`,
+			},
 		},
 		{
 			name: "duplicate key",

@@ -360,10 +360,13 @@ func (e *Engine) shutdown(ctx context.Context) error {
 	return err
 }
 
+// grace is the wait between kill signals. Validate bounds kill_grace; the
+// clamp keeps an engine built from an unchecked config from overflowing
+// the shutdown's 2*grace deadline into the past.
 func (e *Engine) grace() time.Duration {
 	g := e.cfg.Agents.KillGrace.Duration
 	if g <= 0 {
 		g = 2 * time.Second
 	}
-	return g
+	return min(g, config.MaxKillGrace)
 }

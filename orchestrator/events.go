@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 )
 
@@ -225,18 +226,18 @@ func (e *Engine) fusionConfig() fusionConfig {
 
 func (e *Engine) idleAfter() time.Duration {
 	if d := e.cfg.Agents.IdleAfter.Duration; d > 0 {
-		return d
+		return min(d, config.MaxWait)
 	}
 	return 5 * time.Second
 }
 
 func (e *Engine) staleAfter() time.Duration {
 	if d := e.cfg.Status.StaleAfter.Duration; d > 0 {
-		return d
+		return min(d, config.MaxWait)
 	}
 	return 60 * time.Second
 }
 
 func (e *Engine) lingerFor() time.Duration {
-	return max(e.cfg.Agents.FinishedLinger.Duration, 0)
+	return min(max(e.cfg.Agents.FinishedLinger.Duration, 0), config.MaxWait)
 }
