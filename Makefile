@@ -34,6 +34,7 @@ FUZZTIME ?= 1m
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTerminal -fuzztime $(FUZZTIME) ./panes/vterm/
 	$(GO) test -run '^$$' -fuzz FuzzCompute -fuzztime $(FUZZTIME) ./layout/
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./config/
 
 demo:
 	$(GO) run . demo

@@ -361,23 +361,3 @@ z = 4
 		}
 	}
 }
-
-// FuzzDecode checks that no input makes decoding panic, and that every
-// diagnostic names the file and a line inside it.
-func FuzzDecode(f *testing.F) {
-	f.Add(ExampleTOML())
-	f.Add("[layout]\nmain_size = \"x\"\n[[startup]]\nkind = 3\n")
-	f.Add("a = [\n\"\"\"\n]\n[x.'y'.\"z\"]\n")
-	f.Fuzz(func(t *testing.T, doc string) {
-		_, diags := Decode(Default(), "f.toml", []byte(doc))
-		n := strings.Count(doc, "\n") + 1
-		for _, d := range diags {
-			if d.File != "f.toml" && d.File != "" {
-				t.Fatalf("diagnostic for another file: %v", d)
-			}
-			if d.Line > n {
-				t.Fatalf("line %d past the end (%d lines): %v", d.Line, n, d)
-			}
-		}
-	})
-}
