@@ -52,7 +52,7 @@ only once you have read it and trusted its exact content. Until then a session
 starts with your own config only and its status line says which file it ignored.
 
 trust records the SHA-256 of FILE (default ./.agentgrid.toml) under
-$XDG_STATE_HOME/agentgrid/trusted (~/.local/state/agentgrid/trusted). Any change
+$XDG_STATE_HOME/agentgrid/@trusted (~/.local/state/agentgrid/@trusted). Any change
 to the file needs trusting again. A file not owned by you, or writable by group
 or others, is never applied, trusted or not.
 

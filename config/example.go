@@ -56,7 +56,7 @@ idle_after = "5s"
 log_max = "64MiB"
 # A session that starts removes the state folders of sessions that are no longer running
 # and have not been written to for this long: "168h" or "7d" (whole days only).
-# "0s" keeps them forever. A running session's folder is never removed.
+# "0s" keeps them forever; at most "3650d". A running session's folder is never removed.
 keep_state = "168h"
 
 [limits]

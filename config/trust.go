@@ -34,13 +34,19 @@ func StateDir() string {
 	return filepath.Join(home, ".local", "state", "agentgrid")
 }
 
-// TrustDir is where trusted project files are recorded: StateDir()/trusted.
+// TrustDirName is the trust store's folder in StateDir(). Sessions keep
+// their state in folders named after them there, and remove old ones; the
+// '@' keeps any session name (letters, digits, '.', '_', '-') from meeting
+// this folder.
+const TrustDirName = "@trusted"
+
+// TrustDir is where trusted project files are recorded: StateDir()/@trusted.
 func TrustDir() string {
 	d := StateDir()
 	if d == "" {
 		return ""
 	}
-	return filepath.Join(d, "trusted")
+	return filepath.Join(d, TrustDirName)
 }
 
 // TrustRecord is one trusted file: its absolute path and the SHA-256 of

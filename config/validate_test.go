@@ -187,6 +187,7 @@ scrollback = 1000000000
 finished_linger = "25h"
 kill_grace = "2562047h"
 idle_after = "2562047h"
+keep_state = "3651d"
 
 [limits]
 default = 1000000000
@@ -210,11 +211,12 @@ timeout = "2h"
 				`8: agents.finished_linger = 25h0m0s: must be between 0s and 24h`,
 				`9: agents.kill_grace = 2562047h0m0s: must be between 0s and 5m`,
 				`10: agents.idle_after = 2562047h0m0s: must be between 0s and 24h`,
-				`13: limits.default = 1000000000: must be between 0 and 10000`,
-				`15: limits.kinds.shell = 10001: must be between 0 and 10000`,
-				`18: status.max_entry_width = 100000: must be between 1 and 500`,
-				`19: status.stale_after = 100000h0m0s: must be between 0s and 24h`,
-				`24: hooks[0].timeout = 2h0m0s: must be between 0s and 1h`,
+				`11: agents.keep_state = 87624h0m0s: must be between 0s and 87600h`,
+				`14: limits.default = 1000000000: must be between 0 and 10000`,
+				`16: limits.kinds.shell = 10001: must be between 0 and 10000`,
+				`19: status.max_entry_width = 100000: must be between 1 and 500`,
+				`20: status.stale_after = 100000h0m0s: must be between 0s and 24h`,
+				`25: hooks[0].timeout = 2h0m0s: must be between 0s and 1h`,
 			},
 		},
 		{
