@@ -156,7 +156,7 @@ func (a *agentsOverlay) View() ([]string, int, int) {
 		if !ag.Created.IsZero() {
 			age = coarseDuration(a.now.Sub(ag.Created))
 		}
-		text := sanitizeLabel(paneTitle(ag, nil))
+		text := sanitizeLabel(paneTitle(ag, ""))
 		if why = sanitizeLabel(why); why != "" {
 			text += " — " + why
 		}

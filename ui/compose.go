@@ -5,27 +5,18 @@ import (
 	"strings"
 
 	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// rowSource is what composition reads from a pane's terminal; a
-// *vterm.Terminal satisfies it, and tests substitute fixed rows.
-type rowSource interface {
-	Size() (cols, rows int)
-	// RenderRow returns visible row y as a styled string exactly cols cells
-	// wide, ending with an SGR reset; the terminal caches it per row.
-	RenderRow(y int) string
-	// RenderView returns the rows of the window scrolled back offset lines.
-	RenderView(offset int, dst []string) []string
-}
 
 // paneFrame is everything composition needs to draw one pane.
 type paneFrame struct {
 	id     string
-	box    layout.Rect // outer box, border included
-	rows   rowSource   // nil draws an empty pane
-	offset int         // scrollback offset; 0 follows the live screen
-	seq    uint64      // the terminal's Seq when the snapshot was taken
+	box    layout.Rect     // outer box, border included
+	term   *vterm.Terminal // the pane's terminal, nil for none
+	view   *vterm.Frame    // its copy for this frame; nil draws an empty pane
+	offset int             // scrollback offset; 0 follows the live screen
+	seq    uint64          // view.Seq: the content the copy shows
 	label  paneLabel
 	// mark highlights a search match: content row, cell column, width.
 	mark *matchMark
@@ -207,15 +198,17 @@ func (c *composer) writeRow(sb *strings.Builder, y, w int) {
 }
 
 // contentRows returns the h rows of a pane's content, each exactly w cells
-// wide. Terminals are normally sized to their content rect, so rows are
-// used as rendered; during a resize in flight they are cut or padded.
+// wide, from the pane's copy of its terminal (taken under one lock, so the
+// rows are consistent). Terminals are normally sized to their content
+// rect, so rows are used as rendered; during a resize in flight they are
+// cut or padded.
 func contentRows(p *paneFrame, w, h int, buf *[]string) []string {
 	rows := (*buf)[:0]
 	if h <= 0 {
 		*buf = rows
 		return rows
 	}
-	if p.rows == nil {
+	if p.view == nil {
 		blank := strings.Repeat(" ", w)
 		for range h {
 			rows = append(rows, blank)
@@ -223,17 +216,8 @@ func contentRows(p *paneFrame, w, h int, buf *[]string) []string {
 		*buf = rows
 		return rows
 	}
-	cols, n := p.rows.Size()
-	if p.offset > 0 {
-		rows = p.rows.RenderView(p.offset, rows)
-	} else {
-		for y := 0; y < n && y < h; y++ {
-			rows = append(rows, p.rows.RenderRow(y))
-		}
-	}
-	if len(rows) > h {
-		rows = rows[:h]
-	}
+	cols := p.view.Cols
+	rows = append(rows, p.view.Lines[:min(len(p.view.Lines), h)]...)
 	if cols != w {
 		for i, r := range rows {
 			rows[i] = fitCells(r, cols, w)

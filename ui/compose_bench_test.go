@@ -53,7 +53,7 @@ func newBench16(tb testing.TB) *bench16 {
 		}
 		b.terms = append(b.terms, t)
 		b.in.panes = append(b.in.panes, paneFrame{
-			id: "a" + strconv.Itoa(i), box: box, rows: t, focused: i == 0, waiting: i == 5,
+			id: "a" + strconv.Itoa(i), box: box, term: t, view: new(vterm.Frame), focused: i == 0, waiting: i == 5,
 			label: paneLabel{number: strconv.Itoa(i), title: "agent " + strconv.Itoa(i) + " refactoring the parser",
 				badge: "● running 12s", badgeSGR: "\x1b[32m", entries: []string{"Bash: go test ./..."}},
 		})
@@ -64,6 +64,14 @@ func newBench16(tb testing.TB) *bench16 {
 		Entries: []hooks.StatusEntry{{Key: "build", Text: "✓ green"}, {Key: "ci", Text: "3/4 jobs"}},
 	}, w)
 	return b
+}
+
+// copyViews takes every pane's copy of its terminal, as each refresh does.
+func (b *bench16) copyViews() {
+	for i := range b.in.panes {
+		p := &b.in.panes[i]
+		p.term.Frame(p.view, 0)
+	}
 }
 
 func (b *bench16) feed(t *vterm.Terminal) {
@@ -92,7 +100,8 @@ func (b *bench16) redraw(t *vterm.Terminal) {
 // (all 16 terminals re-render every row: the worst case); scroll-all: every
 // pane printed a line (one new row each, the others' renders are reused);
 // scroll-one: one busy pane; clean: no terminal changed (borders, status
-// line and concatenation only). Feeding the terminals is not timed.
+// line and concatenation only). Each iteration takes every pane's copy
+// (one lock per pane) and composes; feeding the terminals is not timed.
 func BenchmarkCompose16(b *testing.B) {
 	cases := []struct {
 		name  string
@@ -103,6 +112,7 @@ func BenchmarkCompose16(b *testing.B) {
 		b.Run(cs.name, func(b *testing.B) {
 			bf := newBench16(b)
 			c := composer{styles: frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m"}}
+			bf.copyViews()
 			frame := c.compose(&bf.in)
 			b.SetBytes(int64(len(frame)))
 			b.ReportAllocs()
@@ -119,6 +129,7 @@ func BenchmarkCompose16(b *testing.B) {
 					}
 					b.StartTimer()
 				}
+				bf.copyViews()
 				frame = c.compose(&bf.in)
 			}
 			if len(frame) == 0 {
@@ -131,5 +142,6 @@ func BenchmarkCompose16(b *testing.B) {
 func TestBench16FrameIsWellFormed(t *testing.T) {
 	bf := newBench16(t)
 	var c composer
+	bf.copyViews()
 	checkWidths(t, c.compose(&bf.in), 240, 70)
 }

@@ -7,30 +7,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
-// fakeRows is a rowSource with fixed plain rows.
-type fakeRows struct {
-	cols    int
-	rows    []string // visible screen
-	history []string // older lines, oldest first
-}
-
-func (f *fakeRows) Size() (int, int) { return f.cols, len(f.rows) }
-
-func (f *fakeRows) RenderRow(y int) string {
-	r := f.rows[y]
-	return r + strings.Repeat(" ", f.cols-ansi.StringWidth(r)) + sgrReset
-}
-
-func (f *fakeRows) RenderView(offset int, dst []string) []string {
-	all := append(append([]string{}, f.history...), f.rows...)
-	top := len(f.history) - offset
-	for y := range f.rows {
-		r := all[top+y]
-		dst = append(dst, r+strings.Repeat(" ", f.cols-ansi.StringWidth(r))+sgrReset)
+// fakeView is a terminal copy of fixed plain rows, cols cells wide.
+func fakeView(cols int, rows ...string) *vterm.Frame {
+	f := &vterm.Frame{Cols: cols, Rows: len(rows)}
+	for _, r := range rows {
+		f.Lines = append(f.Lines, r+strings.Repeat(" ", cols-ansi.StringWidth(r))+sgrReset)
 	}
-	return dst
+	return f
 }
 
 // screenRows is a composed frame as plain text rows.
@@ -65,17 +51,17 @@ func compare(t *testing.T, frame, want string) {
 }
 
 func TestComposeBordersTitlesBadges(t *testing.T) {
-	main := &fakeRows{cols: 14, rows: []string{"$ ls", "a b c", "$"}}
-	a1 := &fakeRows{cols: 12, rows: []string{"building"}}
-	a2 := &fakeRows{cols: 12, rows: []string{"ok"}}
+	main := fakeView(14, "$ ls", "a b c", "$")
+	a1 := fakeView(12, "building")
+	a2 := fakeView(12, "ok")
 	in := frameInput{
 		width: 30, height: 7,
 		panes: []paneFrame{
-			{id: "main", box: layout.Rect{X: 0, Y: 0, W: 16, H: 5}, rows: main, focused: true,
+			{id: "main", box: layout.Rect{X: 0, Y: 0, W: 16, H: 5}, view: main, focused: true,
 				label: paneLabel{number: "0", title: "zsh"}},
-			{id: "a1", box: layout.Rect{X: 16, Y: 0, W: 14, H: 3}, rows: a1,
+			{id: "a1", box: layout.Rect{X: 16, Y: 0, W: 14, H: 3}, view: a1,
 				label: paneLabel{number: "1", title: "build", badge: "● 3s"}},
-			{id: "a2", box: layout.Rect{X: 16, Y: 3, W: 14, H: 3}, rows: a2, waiting: true,
+			{id: "a2", box: layout.Rect{X: 16, Y: 3, W: 14, H: 3}, view: a2, waiting: true,
 				label: paneLabel{number: "2", title: "test"}},
 		},
 		status: "1 running",
@@ -153,13 +139,13 @@ func TestComposeClipsWideCharsAndMismatchedSizes(t *testing.T) {
 	// The terminal is wider and taller than its content rect (a resize in
 	// flight): rows are cut, a wide char straddling the edge becomes a
 	// blank, and missing rows are blank.
-	wide := &fakeRows{cols: 8, rows: []string{"日本語xy", "abcdefgh", "1", "2", "3"}}
-	narrow := &fakeRows{cols: 2, rows: []string{"ab"}}
+	wide := fakeView(8, "日本語xy", "abcdefgh", "1", "2", "3")
+	narrow := fakeView(2, "ab")
 	in := frameInput{
 		width: 16, height: 6,
 		panes: []paneFrame{
-			{id: "a", box: layout.Rect{X: 0, Y: 0, W: 7, H: 5}, rows: wide, label: paneLabel{number: "1"}},
-			{id: "b", box: layout.Rect{X: 7, Y: 0, W: 9, H: 5}, rows: narrow, label: paneLabel{number: "2"}},
+			{id: "a", box: layout.Rect{X: 0, Y: 0, W: 7, H: 5}, view: wide, label: paneLabel{number: "1"}},
+			{id: "b", box: layout.Rect{X: 7, Y: 0, W: 9, H: 5}, view: narrow, label: paneLabel{number: "2"}},
 		},
 	}
 	var c composer
@@ -188,9 +174,12 @@ func TestComposeOverflowingBoxIsCut(t *testing.T) {
 }
 
 func TestComposeScrollbackView(t *testing.T) {
-	term := &fakeRows{cols: 6, rows: []string{"l3", "l4"}, history: []string{"l0", "l1", "l2"}}
+	term := vterm.New(6, 2, vterm.WithScrollback(10))
+	_, _ = term.Write([]byte("l0\r\nl1\r\nl2\r\nl3\r\nl4"))
+	var view vterm.Frame
+	term.Frame(&view, 2)
 	in := frameInput{width: 8, height: 5, panes: []paneFrame{
-		{id: "a", box: layout.Rect{W: 8, H: 4}, rows: term, offset: 2, label: paneLabel{number: "1"}},
+		{id: "a", box: layout.Rect{W: 8, H: 4}, term: term, view: &view, offset: 2, label: paneLabel{number: "1"}},
 	}}
 	var c composer
 	compare(t, c.compose(&in), `

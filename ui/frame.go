@@ -153,17 +153,34 @@ func (m *Model) buildInput(now time.Time) frameInput {
 	}
 	for i, p := range ps {
 		a := &p.Agent
+		// The copy buffers of the dropped input's pane at this index are
+		// reused: the input that stays current never shares them.
+		var view *vterm.Frame
+		if i < cap(in.panes) {
+			view = in.panes[:i+1][i].view
+		}
 		pf := paneFrame{
 			id:      a.ID,
 			box:     p.Box,
 			focused: a.ID == m.snap.Focus || (m.snap.Focus == "" && p.Focused),
 			waiting: string(a.State) == stateWaiting,
 		}
+		s := m.scroll[a.ID]
+		termTitle := ""
 		if p.Term != nil {
-			pf.rows = p.Term
-			pf.seq = p.Term.Seq()
+			if view == nil {
+				view = new(vterm.Frame)
+			}
+			if s != nil {
+				pf.offset = s.offset
+			}
+			// One lock per pane per frame: rows, cursor and modes all come
+			// from this copy.
+			p.Term.Frame(view, pf.offset)
+			pf.term, pf.view, pf.seq = p.Term, view, view.Seq
+			termTitle = view.Modes.Title
 		}
-		title := paneTitle(a, p.Term)
+		title := paneTitle(a, termTitle)
 		if pf.focused {
 			focusTitle = title
 		}
@@ -182,12 +199,11 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			prev = q.label.entries
 		}
 		pf.label.entries = agentEntries(entries, a.ID, prev)
-		if s := m.scroll[a.ID]; s != nil && p.Term != nil {
-			n := p.Term.ScrollbackLen()
-			pf.offset = s.offset
+		if s != nil && pf.view != nil {
+			n := pf.view.HistLen
 			pf.label.right = s.indicator(n)
 			if s.match >= 0 && !s.notFound {
-				pf.mark = &matchMark{row: s.match - (n - s.offset), col: s.matchCol, width: ansi.StringWidth(s.query)}
+				pf.mark = &matchMark{row: s.match - (n - pf.view.Offset), col: s.matchCol, width: ansi.StringWidth(s.query)}
 			}
 		}
 		in.panes = append(in.panes, pf)
@@ -243,15 +259,13 @@ func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) strin
 }
 
 // paneTitle is the name shown in a pane's border: the agent's title, else
-// the title its program set, else its command.
-func paneTitle(a *orchestrator.AgentInfo, t *vterm.Terminal) string {
+// the title its program set (termTitle), else its command.
+func paneTitle(a *orchestrator.AgentInfo, termTitle string) string {
 	if a.Title != "" {
 		return a.Title
 	}
-	if t != nil {
-		if s := t.Title(); s != "" {
-			return s
-		}
+	if termTitle != "" {
+		return termTitle
 	}
 	if len(a.Argv) > 0 {
 		return a.Argv[0]
@@ -272,7 +286,7 @@ func sameInput(a, b *frameInput) bool {
 	}
 	for i := range a.panes {
 		p, q := &a.panes[i], &b.panes[i]
-		if p.id != q.id || p.box != q.box || p.rows != q.rows || p.seq != q.seq ||
+		if p.id != q.id || p.box != q.box || p.term != q.term || p.seq != q.seq ||
 			p.offset != q.offset || p.focused != q.focused || p.waiting != q.waiting ||
 			p.label.number != q.label.number || p.label.title != q.label.title ||
 			p.label.badge != q.label.badge || p.label.badgeSGR != q.label.badgeSGR ||
@@ -305,7 +319,7 @@ func (m *Model) waitingTransitions(first bool) string {
 			sb.WriteByte('\a')
 		}
 		if m.cfg.UI.OSC9 {
-			msg := "agentgrid: " + sanitizeLabel(paneTitle(a, nil)) + " is waiting"
+			msg := "agentgrid: " + sanitizeLabel(paneTitle(a, "")) + " is waiting"
 			if why := sanitizeLabel(a.Why); why != "" {
 				msg += ": " + why
 			}
@@ -367,8 +381,8 @@ func (m *Model) wantMouseMode() tea.MouseMode {
 	if !m.cfg.UI.Mouse {
 		return tea.MouseModeNone
 	}
-	for _, p := range m.panes() {
-		if p.Term != nil && p.Term.Modes().Mouse == vterm.MouseAny {
+	for i := range m.in.panes {
+		if v := m.in.panes[i].view; v != nil && v.Modes.Mouse == vterm.MouseAny {
 			return tea.MouseModeAllMotion
 		}
 	}
@@ -475,14 +489,24 @@ func (m *Model) paneCursor() *tea.Cursor {
 		return nil
 	}
 	p := m.focusedPane()
-	if p == nil || p.Term == nil {
+	if p == nil {
+		return nil
+	}
+	// The cursor comes from the same copy as the pane's drawn rows.
+	var pf *paneFrame
+	for i := range m.in.panes {
+		if m.in.panes[i].id == p.Agent.ID {
+			pf = &m.in.panes[i]
+		}
+	}
+	if pf == nil || pf.view == nil || pf.view.Offset > 0 {
 		return nil
 	}
 	if s := m.scroll[p.Agent.ID]; s != nil && s.offset > 0 {
 		return nil
 	}
-	c := p.Term.Cursor()
-	content := p.Box.Inset(1)
+	c := pf.view.Cursor
+	content := pf.box.Inset(1)
 	if !c.Visible || c.X < 0 || c.Y < 0 || c.X >= content.W || c.Y >= content.H {
 		return nil
 	}

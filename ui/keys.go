@@ -231,7 +231,7 @@ func (m *Model) askClose(a orchestrator.AgentInfo) tea.Cmd {
 		_ = m.eng.Close(id)
 		return nil
 	}
-	q := fmt.Sprintf("Close %s (%s)? It is still %s.", id, sanitizeLabel(paneTitle(&a, nil)), a.State)
+	q := fmt.Sprintf("Close %s (%s)? It is still %s.", id, sanitizeLabel(paneTitle(&a, "")), a.State)
 	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd {
 		_ = m.eng.Close(id)
 		return nil

@@ -17,6 +17,7 @@ package vterm
 import (
 	"image/color"
 	"io"
+	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -33,6 +34,7 @@ type config struct {
 	callbacks  Callbacks
 	clipboard  bool
 	fg, bg, cc color.Color
+	now        func() time.Time
 }
 
 // WithScrollback sets how many lines of history the main screen keeps.

@@ -260,7 +260,7 @@ func (t *Terminal) setPrivateMode(mode int, on bool) {
 	case 2004:
 		t.bracketed = on
 	case 2026:
-		t.sync = on
+		t.setSync(on)
 	}
 }
 

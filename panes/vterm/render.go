@@ -23,6 +23,8 @@ func (t *Terminal) renderLine(ln *line) string {
 		t.scratch = t.appendStyled(t.scratch[:0], ln.cells, true)
 		ln.render = string(t.scratch)
 		ln.dirty = false
+		t.lastID++
+		ln.id = t.lastID
 	}
 	return ln.render
 }
@@ -33,16 +35,26 @@ func (t *Terminal) renderLine(ln *line) string {
 func (t *Terminal) RenderView(offset int, dst []string) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	dst = dst[:0]
 	if t.altActive {
 		offset = 0
 	}
 	offset = min(max(offset, 0), t.hist.n)
+	dst, _ = t.renderView(offset, dst[:0], nil)
+	return dst
+}
+
+// renderView appends the rows of the window offset (already clamped) lines
+// back to dst and, when ids is not nil, their content IDs to ids.
+func (t *Terminal) renderView(offset int, dst []string, ids []uint64) ([]string, []uint64) {
 	var tmp []cell
 	for i := 0; i < t.rows; i++ {
 		l := t.hist.n - offset + i
 		if l >= t.hist.n {
-			dst = append(dst, t.renderLine(t.scr.row(l-t.hist.n)))
+			ln := t.scr.row(l - t.hist.n)
+			dst = append(dst, t.renderLine(ln))
+			if ids != nil {
+				ids = append(ids, ln.id)
+			}
 			continue
 		}
 		if tmp == nil {
@@ -52,8 +64,11 @@ func (t *Terminal) RenderView(offset int, dst []string) []string {
 		decodeRow(tmp, enc)
 		t.scratch = t.appendStyled(t.scratch[:0], tmp, true)
 		dst = append(dst, string(t.scratch))
+		if ids != nil {
+			ids = append(ids, 0)
+		}
 	}
-	return dst
+	return dst, ids
 }
 
 // HistoryLine returns history line i (0 = oldest) as plain text or with SGR

@@ -16,6 +16,7 @@ type line struct {
 	wrapped bool // the text continues on the next row (soft wrap), used by reflow
 	dirty   bool // render cache is stale
 	render  string
+	id      uint64 // names the content render was made from (Frame.IDs)
 }
 
 // fill sets cells [from, to) to c. Filling with the zero cell stops at the

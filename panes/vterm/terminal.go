@@ -2,6 +2,7 @@ package vterm
 
 import (
 	"sync"
+	"time"
 )
 
 // Size limits: a zero or negative size becomes 1; a huge one is capped so a
@@ -69,6 +70,11 @@ type Terminal struct {
 
 	scratch  []byte
 	mergeBuf []byte
+
+	lastID    uint64    // the last row content ID handed out
+	syncStart time.Time // when the current synchronized update began
+	held      Frame     // the last live copy taken outside an update
+	heldOK    bool
 }
 
 // New returns a terminal of the given size (clamped to at least 1x1).
@@ -200,6 +206,10 @@ func (t *Terminal) Title() string {
 func (t *Terminal) Modes() Modes {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.modes()
+}
+
+func (t *Terminal) modes() Modes {
 	return Modes{
 		AltScreen:      t.altActive,
 		AppCursor:      t.appCursor,

@@ -1,0 +1,125 @@
+package vterm
+
+import "time"
+
+// SyncTimeout is how long a synchronized update (mode 2026) may hold back
+// what Frame shows. Agent CLIs finish an update within milliseconds, so a
+// second is far more than any real update needs even on a loaded machine,
+// yet short enough that a program killed or stuck between the start and
+// the end of an update does not freeze its pane for long: after the
+// timeout Frame shows what is there, as other terminals do.
+const SyncTimeout = time.Second
+
+// Frame is a consistent copy of what a front end draws of a terminal: its
+// rows, cursor and modes, all taken under one acquisition of the
+// terminal's lock, so a frame composed from it never shows part of a
+// write.
+//
+// Row strings are shared with the terminal's per-row render cache: copying
+// an unchanged row costs a string header, and only rows written since the
+// last copy are rendered again.
+type Frame struct {
+	// Seq is the terminal's Seq for the content copied. While an update is
+	// held back it stays the Seq of the held copy, so a caller that skips
+	// panes whose Seq did not change skips the writes of the update too.
+	Seq uint64
+	// Cols is the width of every line; Rows is len(Lines).
+	Cols, Rows int
+	// Lines are the rows shown, each an ANSI-styled string exactly Cols
+	// cells wide ending with an SGR reset, as RenderRow returns them.
+	Lines []string
+	// IDs name the content of each line: a line whose ID equals one seen in
+	// an earlier Frame of the same terminal has the same cells. Lines taken
+	// from history have ID 0 (they are rendered afresh each time).
+	IDs []uint64
+	// Offset is how many lines back into history the copy starts, after
+	// clamping (0 = the live screen).
+	Offset int
+	// HistLen is the number of history lines (ScrollbackLen).
+	HistLen int
+	Cursor  Cursor
+	Modes   Modes
+	// Held reports that the child is inside a synchronized update, so the
+	// copy is the one taken before the update began; HeldUntil is when the
+	// hold times out at the latest, so a caller that draws a held frame
+	// knows when to look again even if the child never ends the update.
+	Held      bool
+	HeldUntil time.Time
+}
+
+// WithClock sets the clock that times synchronized updates (the default is
+// time.Now); tests substitute a fake one.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.now = now }
+}
+
+func (t *Terminal) now() time.Time {
+	if t.cfg.now != nil {
+		return t.cfg.now()
+	}
+	return time.Now()
+}
+
+// setSync records the child's DECSET/DECRST 2026. Only the start of an
+// update is timed; nested starts keep the first.
+func (t *Terminal) setSync(on bool) {
+	if on && !t.sync {
+		t.syncStart = t.now()
+	}
+	t.sync = on
+}
+
+// Frame copies into dst what a front end draws of the window scrolled
+// offset lines back into history (0 = the live screen), reusing dst's
+// slices.
+//
+// Inside a synchronized update (mode 2026) the live screen is held back:
+// Frame hands out the last copy of the live screen it made before the
+// update began (the strings are immutable and shared), until the child
+// ends the update or SyncTimeout passes. A window into history is never
+// held: the user scrolled back to read what is there.
+func (t *Terminal) Frame(dst *Frame, offset int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.altActive {
+		offset = 0
+	}
+	offset = min(max(offset, 0), t.hist.n)
+	if offset == 0 && t.holding() {
+		t.copyFrame(dst, &t.held)
+		dst.Held = true
+		dst.HeldUntil = t.syncStart.Add(SyncTimeout)
+		return
+	}
+	if dst.IDs == nil {
+		dst.IDs = make([]uint64, 0, t.rows) // renderView collects IDs into a non-nil slice
+	}
+	dst.Seq = t.seq
+	dst.Cols, dst.Rows = t.cols, t.rows
+	dst.Lines, dst.IDs = t.renderView(offset, dst.Lines[:0], dst.IDs[:0])
+	dst.Offset = offset
+	dst.HistLen = t.histLen()
+	dst.Cursor = Cursor{X: t.cur.x, Y: t.cur.y, Visible: t.cursorVisible, Style: t.cursorStyle}
+	dst.Modes = t.modes()
+	dst.Held, dst.HeldUntil = false, time.Time{}
+	if offset == 0 && !t.sync {
+		// Keep this copy: it is what the next update holds back to.
+		t.copyFrame(&t.held, dst)
+		t.heldOK = true
+	}
+}
+
+// holding reports whether Frame shows the held copy: inside an update,
+// within the timeout, with a copy taken at the current size (a resize ends
+// the hold, since the child redraws for the new size anyway).
+func (t *Terminal) holding() bool {
+	return t.sync && t.heldOK && t.held.Cols == t.cols && t.held.Rows == t.rows &&
+		t.now().Before(t.syncStart.Add(SyncTimeout))
+}
+
+// copyFrame copies src into dst, reusing dst's slices.
+func (t *Terminal) copyFrame(dst, src *Frame) {
+	lines, ids := append(dst.Lines[:0], src.Lines...), append(dst.IDs[:0], src.IDs...)
+	*dst = *src
+	dst.Lines, dst.IDs = lines, ids
+}
