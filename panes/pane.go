@@ -288,7 +288,7 @@ func (p *Pane) readLoop() {
 			} else {
 				p.endEchoHold()
 			}
-			p.feed(chunk)
+			_, _ = p.term.Write(chunk)
 			if bulk {
 				<-bulkTokens
 			}
@@ -302,22 +302,6 @@ func (p *Pane) readLoop() {
 			return
 		}
 	}
-}
-
-// feedSlice is how much output one vterm Write parses. The vterm holds its
-// lock for a whole Write, and the UI takes that lock for every pane it
-// draws (Seq, RenderRow): fed a full read at once, a frame (and so the
-// echo it carries) could wait for a flooding pane's whole 32 KiB parse, or
-// longer when the parsing thread is preempted while holding the lock.
-const feedSlice = 4 << 10
-
-// feed parses chunk in slices of at most feedSlice bytes.
-func (p *Pane) feed(chunk []byte) {
-	for len(chunk) > feedSlice {
-		_, _ = p.term.Write(chunk[:feedSlice])
-		chunk = chunk[feedSlice:]
-	}
-	_, _ = p.term.Write(chunk)
 }
 
 func (p *Pane) waitLoop() {
