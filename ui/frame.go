@@ -71,7 +71,13 @@ func (m *Model) refresh() tea.Cmd {
 	m.forwardPaneFocus()
 	m.syncScroll()
 
-	m.setInput(m.buildInput(now))
+	in := m.buildInput(now)
+	// Scheduled from the new copies: a held pane's copy has the Seq of
+	// the one already drawn, so the input kept may be the older one.
+	if cmd := m.scheduleHoldTick(&in, now); cmd != nil {
+		cmds = append(cmds, cmd)
+	}
+	m.setInput(in)
 	m.mouseMode = m.wantMouseMode()
 	if a, ok := m.overlay.(*agentsOverlay); ok {
 		a.setAgents(m.snap, now)

@@ -80,6 +80,8 @@ type Model struct {
 	labelTimer time.Time // when the pending label/status refresh fires; zero = none
 	labelGen   int
 	labelLast  time.Time // when the last label refresh ran
+	holdTimer  time.Time // when the pending held-update timeout fires; zero = none
+	holdGen    int
 	// tick arms a one-shot timer (tea.Tick; tests record instead).
 	tick     func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	quitting bool
@@ -130,6 +132,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onFrame()
 	case labelTickMsg:
 		return m, m.onLabelTick(msg)
+	case holdTickMsg:
+		return m, m.onHoldTick(msg)
 	case tea.WindowSizeMsg:
 		return m, m.onResize(msg)
 	case tea.KeyPressMsg:
