@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -302,44 +301,6 @@ func sameInput(a, b *frameInput) bool {
 		}
 	}
 	return true
-}
-
-// waitingTransitions returns the bytes for the outer terminal when an agent
-// started waiting for input since the last frame: a bell and, when
-// configured, an OSC 9 desktop notification.
-func (m *Model) waitingTransitions(first bool) string {
-	var sb strings.Builder
-	// Two maps take turns, so a refresh allocates none.
-	seen := m.spareStates
-	if seen == nil {
-		seen = make(map[string]string, len(m.snap.Agents)+1)
-	}
-	clear(seen)
-	check := func(a *orchestrator.AgentInfo) {
-		st := string(a.State)
-		seen[a.ID] = st
-		if first || st != stateWaiting || m.prevStates[a.ID] == stateWaiting {
-			return
-		}
-		if m.cfg.UI.Bell && sb.Len() == 0 {
-			sb.WriteByte('\a')
-		}
-		if m.cfg.UI.OSC9 {
-			msg := "agentgrid: " + sanitizeLabel(paneTitle(a, "")) + " is waiting"
-			if why := sanitizeLabel(a.Why); why != "" {
-				msg += ": " + why
-			}
-			sb.WriteString(ansi.Notify(msg))
-		}
-	}
-	if m.snap.Main != nil {
-		check(&m.snap.Main.Agent)
-	}
-	for i := range m.snap.Agents {
-		check(&m.snap.Agents[i])
-	}
-	m.prevStates, m.spareStates = seen, m.prevStates
-	return sb.String()
 }
 
 // forwardPaneFocus tells panes that asked for focus events (mode 1004) when

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -297,6 +298,8 @@ func TestWaitingRingsBellOnce(t *testing.T) {
 	eng.snap.Panes[1].Agent.State = orchestrator.StateWaiting
 	eng.snap.Agents[1].State = orchestrator.StateWaiting
 	eng.snap.Agents[1].Why = "permission: run tests?"
+	eng.snap.WaitSeq++ // as the engine counts each start of a wait
+	eng.snap.LastWaiting = "a2"
 	eng.mu.Unlock()
 	m.cfg.UI.OSC9 = true
 	_, cmd := m.Update(frameMsg{})
@@ -313,6 +316,51 @@ func TestWaitingRingsBellOnce(t *testing.T) {
 	if !strings.Contains(m.base, m.ui.frame.borderWaiting+"┌") {
 		t.Error("waiting border not highlighted")
 	}
+}
+
+// A wait that begins and ends between two frames (running -> waiting ->
+// running) rings the bell once, from the engine's count of waits; frames
+// with no new wait ring nothing, and two waits between frames ring once.
+func TestBriefWaitRingsBellOnce(t *testing.T) {
+	m, eng := newTestModel(t, testSnapshot())
+	m.cfg.UI.OSC9 = true
+	wait := func(n int) {
+		eng.mu.Lock()
+		eng.snap.WaitSeq += uint64(n)
+		eng.snap.LastWaiting = "a1"
+		eng.mu.Unlock()
+	}
+	_, cmd := m.Update(frameMsg{})
+	if raw := rawOutput(cmd); raw != "" {
+		t.Errorf("no new wait rang: %q", raw)
+	}
+	// a1 is running in both snapshots, but waited in between.
+	wait(1)
+	_, cmd = m.Update(frameMsg{})
+	if raw := rawOutput(cmd); bells(raw) != 1 || !strings.Contains(raw, "\x1b]9;agentgrid: a1-title is waiting\a") {
+		t.Errorf("a brief wait rang %q, want one bell and a1's notice", raw)
+	}
+	_, cmd = m.Update(frameMsg{})
+	if raw := rawOutput(cmd); raw != "" {
+		t.Errorf("the next frame without a wait rang again: %q", raw)
+	}
+	wait(2)
+	_, cmd = m.Update(frameMsg{})
+	if raw := rawOutput(cmd); bells(raw) != 1 {
+		t.Errorf("two waits between frames rang %q, want one bell", raw)
+	}
+	m.cfg.UI.OSC9 = false
+	wait(1)
+	_, cmd = m.Update(frameMsg{})
+	if raw := rawOutput(cmd); raw != "\a" {
+		t.Errorf("bell only: %q", raw)
+	}
+}
+
+// bells counts the bells in raw output, OSC 9 notices (which end in BEL)
+// left out.
+func bells(raw string) int {
+	return strings.Count(regexp.MustCompile("\x1b\\]9;[^\a]*\a").ReplaceAllString(raw, ""), "\a")
 }
 
 // rawOutput runs cmd (a batch included) and collects what it prints raw.

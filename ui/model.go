@@ -73,6 +73,7 @@ type Model struct {
 	mouseDown    string // pane id a mouse button went down in (drags go there)
 	outerFocused bool
 	prevStates   map[string]string // agent id -> state at the last frame
+	waitSeq      uint64            // the engine's WaitSeq at the last frame
 	spareStates  map[string]string // the map before that, reused
 	prevFocus    string            // the focus at the last frame
 	lastFocus    string            // the pane focused before the current one
