@@ -27,7 +27,7 @@ bench: bench-go
 	$(GO) run ./bench all
 
 bench-go:
-	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./panes/vterm/ ./ui/ ./hooks/
+	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./panes/vterm/ ./ui/ ./hooks/ ./config/
 
 ## fuzz: run each fuzz target for FUZZTIME (default 1m); CI runs the committed seeds only.
 FUZZTIME ?= 1m
