@@ -231,6 +231,22 @@ func (a *authority) identify(token string) (Caller, bool) {
 // session did not give out. The control socket uses it.
 func (e *Engine) Identify(token string) (Caller, bool) { return e.auth.identify(token) }
 
+// IsAgentSession reports whether sid is the session id of an agent's
+// process (the main view included): each agent leads its own session, so
+// its pid is that id.
+func (e *Engine) IsAgentSession(sid int) bool {
+	snap := e.snap.Load()
+	if snap.Main != nil && snap.Main.Agent.PID == sid && !snap.Main.Agent.State.Finished() {
+		return true
+	}
+	for _, a := range snap.Agents {
+		if a.PID == sid && !a.State.Finished() {
+			return true
+		}
+	}
+	return false
+}
+
 // AgentToken is the secret agentgrid gave agent id (AGENTGRID_TOKEN in its
 // environment), or "" for an unknown id. For programs and tests that embed
 // an engine and act as one of its agents.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -275,6 +276,30 @@ func TestAuthzHelperProcess(t *testing.T) {
 			os.Exit(1)
 		}
 		check("a hook handler sets a status entry keyed by an agent", c.SetStatus(ctx, MainID, "handled", "", 0), 0)
+	case "orphan":
+		// Leave the process tree (the shell that started us exits, so we
+		// are handed to init), drop the secret, and call as if from outside.
+		parent, _ := strconv.Atoi(os.Getenv("HELPER_ENGINE_PID"))
+		deadline := time.Now().Add(10 * time.Second)
+		for descendsFrom(os.Getpid(), parent) {
+			if time.Now().After(deadline) {
+				fmt.Printf("ORPHAN-FAIL still below the engine\r\n")
+				os.Exit(1)
+			}
+			time.Sleep(10 * time.Millisecond) // waiting to be reparented
+		}
+		_ = os.Unsetenv(EnvToken)
+		c, err := DialEnv()
+		if err != nil {
+			fmt.Printf("ORPHAN-FAIL dial: %v\r\n", err)
+			os.Exit(1)
+		}
+		check("send to main from an orphan without a token", c.Send(ctx, MainID, "echo owned\r"), CodeForbidden)
+		if fails == 0 {
+			fmt.Printf("ORPHAN-OK\r\n")
+		} else {
+			fmt.Printf("ORPHAN-FAIL\r\n")
+		}
 	case "own-token":
 		c, err := DialEnv()
 		if err != nil {
@@ -327,6 +352,24 @@ func TestRealChildIsHeldToItsRights(t *testing.T) {
 			}
 		})
 	}
+	// A process of an agent that leaves the process tree by a double fork
+	// still sits in the agent's session.
+	t.Run("orphan", func(t *testing.T) {
+		a, err := e.Spawn(SpawnRequest{Title: "orphan", Argv: []string{"sh", "-c", `("$0" -test.run='^TestAuthzHelperProcess$' &); exec sleep 1000`, os.Args[0]},
+			Env: map[string]string{authzHelperEnv: "orphan", "HELPER_ENGINE_PID": strconv.Itoa(os.Getpid())}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text string
+		pollUntil(t, 20*time.Second, "the orphan's verdict", func() bool {
+			text, _ = e.Capture(a.ID, false, 100)
+			return strings.Contains(text, "ORPHAN-")
+		})
+		if !strings.Contains(text, "ORPHAN-OK") {
+			t.Fatalf("the orphan helper says:\n%s", text)
+		}
+		_ = e.Close(a.ID)
+	})
 	if got, _ := e.Agent(sib.ID); !got.State.Alive() || got.Source == "hook:claude" {
 		t.Errorf("the sibling is %s from %s, want it alive and untouched", got.State, got.Source)
 	}

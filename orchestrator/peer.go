@@ -24,17 +24,24 @@ func newConnPeer(c *net.UnixConn) *connPeer {
 	return &connPeer{pid: pid}
 }
 
-// inside reports whether the peer descends from this process: an agent, or
-// a process an agent started. agentgrid itself (an in-process client) and
-// processes elsewhere are outside. Looked up once per connection, on its
-// first request without a token.
-func (p *connPeer) inside() bool {
+// inside reports whether the peer is part of the session: it descends from
+// this process (an agent, or a process an agent started), or it still sits
+// in an agent's terminal session after leaving the process tree (a double
+// fork hands it to init). isAgentSession tells the agents' session ids
+// apart (each agent leads its own session). agentgrid itself (an in-process
+// client) and processes elsewhere are outside. Looked up once per
+// connection, on its first request without a token.
+func (p *connPeer) inside(isAgentSession func(sid int) bool) bool {
 	if p == nil {
 		return false
 	}
 	p.once.Do(func() {
 		self := os.Getpid()
-		p.in = p.pid > 0 && p.pid != self && descendsFrom(p.pid, self)
+		if p.pid <= 0 || p.pid == self {
+			return
+		}
+		sid := sessionOf(p.pid)
+		p.in = descendsFrom(p.pid, self) || sid > 0 && isAgentSession != nil && isAgentSession(sid)
 	})
 	return p.in
 }

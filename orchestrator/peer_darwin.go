@@ -48,3 +48,12 @@ func descendsFrom(pid, ancestor int) bool {
 	}
 	return true
 }
+
+// sessionOf is pid's session id, or 0 when it cannot be read.
+func sessionOf(pid int) int {
+	sid, err := unix.Getsid(pid)
+	if err != nil {
+		return 0
+	}
+	return sid
+}

@@ -74,3 +74,12 @@ func parentPID(pid int) (int, bool) {
 	ppid, err := strconv.Atoi(f[1])
 	return ppid, err == nil
 }
+
+// sessionOf is pid's session id, or 0 when it cannot be read.
+func sessionOf(pid int) int {
+	sid, err := unix.Getsid(pid)
+	if err != nil {
+		return 0
+	}
+	return sid
+}

@@ -14,3 +14,5 @@ func peerPID(*net.UnixConn) (int, error) {
 }
 
 func descendsFrom(int, int) bool { return false }
+
+func sessionOf(int) int { return 0 }

@@ -122,6 +122,9 @@ func (s *Server) handleMessage(ctx context.Context, raw json.RawMessage) *Respon
 // tokens; *Engine does. Without it every caller has full control.
 type identifier interface {
 	Identify(token string) (Caller, bool)
+	// IsAgentSession reports whether sid is the session of one of the
+	// agents' processes (each agent leads its own).
+	IsAgentSession(sid int) bool
 }
 
 // identify finds who sent a request from its token (and, without one, from
@@ -138,7 +141,7 @@ func (s *Server) identify(ctx context.Context, method string, raw json.RawMessag
 		return withCaller(ctx, fullCaller), nil
 	}
 	if token == "" {
-		if peer := peerFrom(ctx); peer.inside() {
+		if peer := peerFrom(ctx); peer.inside(ider.IsAgentSession) {
 			s.log.Warn("control socket: request without a token from inside the session refused", "method", method, "pid", peer.pid)
 			return ctx, rpcErrorf(CodeForbidden, "refused: this process runs inside the agentgrid session but its request carries no token; "+
 				"agentgrid gives each agent its own in %s, so keep that variable in the environment of what the agent runs", EnvToken)
