@@ -11,27 +11,34 @@ import (
 // end, used to tell the user's own shell from a process inside the session
 // when a request carries no token.
 type connPeer struct {
-	pid  int // 0 when the system does not say
-	once sync.Once
-	in   bool
+	pid       int // 0 when the system does not say
+	isSession func(sid int) bool
+	once      sync.Once
+	in        bool
 }
 
-func newConnPeer(c *net.UnixConn) *connPeer {
+// newConnPeer starts finding out where the peer is at once, in the
+// background: a client that sends one notification and exits (a hook) may be
+// gone by the time its request is read, and a peer that cannot be looked up
+// counts as inside.
+func newConnPeer(c *net.UnixConn, isAgentSession func(sid int) bool) *connPeer {
 	pid, err := peerPID(c)
 	if err != nil {
 		pid = 0
 	}
-	return &connPeer{pid: pid}
+	p := &connPeer{pid: pid, isSession: isAgentSession}
+	go p.inside()
+	return p
 }
 
 // inside reports whether the peer is part of the session: it descends from
 // this process (an agent, or a process an agent started), or it still sits
 // in an agent's terminal session after leaving the process tree (a double
-// fork hands it to init). isAgentSession tells the agents' session ids
-// apart (each agent leads its own session). agentgrid itself (an in-process
+// fork hands it to init). isSession tells the agents' session ids apart
+// (each agent leads its own session). agentgrid itself (an in-process
 // client) and processes elsewhere are outside. Looked up once per
-// connection, on its first request without a token.
-func (p *connPeer) inside(isAgentSession func(sid int) bool) bool {
+// connection.
+func (p *connPeer) inside() bool {
 	if p == nil {
 		return false
 	}
@@ -41,7 +48,7 @@ func (p *connPeer) inside(isAgentSession func(sid int) bool) bool {
 			return
 		}
 		sid := sessionOf(p.pid)
-		p.in = descendsFrom(p.pid, self) || sid > 0 && isAgentSession != nil && isAgentSession(sid)
+		p.in = descendsFrom(p.pid, self) || sid > 0 && p.isSession != nil && p.isSession(sid)
 	})
 	return p.in
 }

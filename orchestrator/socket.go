@@ -231,7 +231,7 @@ func (s *Server) serveConn(c *net.UnixConn) {
 		return
 	}
 
-	ctx, cancel := context.WithCancel(withPeer(s.ctx, newConnPeer(c)))
+	ctx, cancel := context.WithCancel(withPeer(s.ctx, s.newPeer(c)))
 	defer cancel()
 	work := make(chan inbound, pipelineDepth)
 	done := make(chan struct{})

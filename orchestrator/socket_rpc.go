@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -127,6 +128,15 @@ type identifier interface {
 	IsAgentSession(sid int) bool
 }
 
+// newPeer describes the process that opened c, for requests without a token.
+func (s *Server) newPeer(c *net.UnixConn) *connPeer {
+	ider, ok := s.b.(identifier)
+	if !ok {
+		return nil
+	}
+	return newConnPeer(c, ider.IsAgentSession)
+}
+
 // identify finds who sent a request from its token (and, without one, from
 // where the connection comes from) and records the caller in ctx.
 func (s *Server) identify(ctx context.Context, method string, raw json.RawMessage) (context.Context, *RPCError) {
@@ -141,7 +151,7 @@ func (s *Server) identify(ctx context.Context, method string, raw json.RawMessag
 		return withCaller(ctx, fullCaller), nil
 	}
 	if token == "" {
-		if peer := peerFrom(ctx); peer.inside(ider.IsAgentSession) {
+		if peer := peerFrom(ctx); peer.inside() {
 			s.log.Warn("control socket: request without a token from inside the session refused", "method", method, "pid", peer.pid)
 			return ctx, rpcErrorf(CodeForbidden, "refused: this process runs inside the agentgrid session but its request carries no token; "+
 				"agentgrid gives each agent its own in %s, so keep that variable in the environment of what the agent runs", EnvToken)
