@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -27,6 +30,11 @@ const maxResponseSize = 64 << 20
 // maxIdleConns is how many connections a Client keeps open between calls.
 const maxIdleConns = 4
 
+// keepIdle is how long a Client keeps an unused connection for the next
+// call: well under the server's idleTimeout, after which the server closes
+// it.
+const keepIdle = 2 * time.Second
+
 // ErrNoSession is returned by DialEnv outside of an agentgrid session.
 var ErrNoSession = errors.New("not inside an agentgrid session: AGENTGRID_SOCKET is not set; start one with `agentgrid` or pass --socket")
 
@@ -45,8 +53,9 @@ type Client struct {
 }
 
 type clientConn struct {
-	c net.Conn
-	r *lineReader
+	c      net.Conn
+	r      *lineReader
+	idleAt time.Time // when it was put back for reuse
 }
 
 // Dial connects to the control socket at path and checks that it answers.
@@ -103,7 +112,17 @@ func (c *Client) Close() error {
 	return nil
 }
 
+// serverUID tells which user runs the server on the other end of a
+// connection; tests replace it.
+var serverUID = peerUID
+
+// dial connects to the session, after checking that nobody else could have
+// put the socket there, and checks that the server runs as this user before
+// anything is sent: a request may carry commands and their environment.
 func (c *Client) dial(ctx context.Context) (*clientConn, error) {
+	if err := checkSocketDir(c.path); err != nil {
+		return nil, err
+	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", c.path)
 	if err != nil {
@@ -115,23 +134,68 @@ func (c *Client) dial(ctx context.Context) (*clientConn, error) {
 		}
 		return nil, fmt.Errorf("connect to the agentgrid session at %s: %w", c.path, err)
 	}
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		_ = conn.Close()
+		return nil, fmt.Errorf("connect to the agentgrid session at %s: not a unix socket", c.path)
+	}
+	uid, err := serverUID(uc)
+	if err != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("check who serves the agentgrid session socket %s: %w", c.path, err)
+	}
+	if checkPeerUID(uid, os.Getuid()) != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("the socket %s is served by uid %d, not by you (uid %d), so it is not your agentgrid session; nothing was sent. Remove it, or set XDG_RUNTIME_DIR to a private directory", c.path, uid, os.Getuid())
+	}
 	return &clientConn{c: conn, r: newLineReader(conn, maxResponseSize)}, nil
 }
 
-func (c *Client) get(ctx context.Context) (*clientConn, error) {
+// checkSocketDir refuses a socket in a directory where another user could
+// have put it: the directory must be a real directory of this user that
+// nobody else may write to (the server creates it so).
+func checkSocketDir(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("no agentgrid session is listening on %s (has it ended?)", path)
+	}
+	if err != nil {
+		return fmt.Errorf("check the socket directory %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("the socket directory %s is not a directory (a symlink?), so the socket in it may not be your session's; remove it and start the session again", dir)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("the socket directory %s belongs to uid %d, not to you (uid %d), so the socket in it may not be your session's; nothing was sent. Remove the directory, or set XDG_RUNTIME_DIR to a private directory", dir, st.Uid, os.Getuid())
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return fmt.Errorf("the socket directory %s is writable by other users (mode %04o), so the socket in it may not be your session's; nothing was sent. Check it, then run chmod 700 %s", dir, perm, dir)
+	}
+	return nil
+}
+
+// get returns a connection for one call, reporting whether it was reused
+// (a reused one may have been closed by the server meanwhile).
+func (c *Client) get(ctx context.Context) (cc *clientConn, reused bool, err error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return nil, errors.New("the agentgrid client is closed")
+		return nil, false, errors.New("the agentgrid client is closed")
 	}
-	if n := len(c.idle); n > 0 {
-		cc := c.idle[n-1]
+	for len(c.idle) > 0 {
+		n := len(c.idle)
+		cc = c.idle[n-1]
 		c.idle = c.idle[:n-1]
-		c.mu.Unlock()
-		return cc, nil
+		if time.Since(cc.idleAt) < keepIdle {
+			c.mu.Unlock()
+			return cc, true, nil
+		}
+		_ = cc.c.Close()
 	}
 	c.mu.Unlock()
-	return c.dial(ctx)
+	cc, err = c.dial(ctx)
+	return cc, false, err
 }
 
 func (c *Client) put(cc *clientConn) {
@@ -141,6 +205,7 @@ func (c *Client) put(cc *clientConn) {
 		_ = cc.c.Close()
 		return
 	}
+	cc.idleAt = time.Now()
 	c.idle = append(c.idle, cc)
 }
 
@@ -167,10 +232,32 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return fmt.Errorf("%s: the request is %d bytes, more than the %d the session accepts", method, len(line), MaxMessageSize)
 	}
 
-	cc, err := c.get(ctx)
-	if err != nil {
+	for attempt := 0; ; attempt++ {
+		cc, reused, err := c.get(ctx)
+		if err != nil {
+			return err
+		}
+		err = c.exchange(ctx, cc, method, req, line, result)
+		if errors.Is(err, errStale) {
+			if reused && attempt == 0 {
+				// The server closed this connection while it sat unused
+				// (idle timeout, or room for a newcomer) without reading
+				// the request: send it again on a fresh one.
+				continue
+			}
+			err = fmt.Errorf("%s: the agentgrid session at %s closed the connection without answering", method, c.path)
+		}
 		return err
 	}
+}
+
+// errStale marks a connection that was closed, or answered only with a
+// notice about itself, before the request was read.
+var errStale = errors.New("stale connection")
+
+// exchange sends one request on cc and decodes the reply; cc is put back for
+// reuse or closed.
+func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, req Request, line []byte, result any) error {
 	// Cancellation and the context's deadline unblock the call by expiring
 	// the connection's deadline; the connection is then dropped, which tells
 	// the session to stop the request. (Setting the context's deadline on
@@ -183,6 +270,9 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	}
 	if ioErr != nil {
 		_ = cc.c.Close()
+		if errors.Is(ioErr, io.EOF) || errors.Is(ioErr, syscall.EPIPE) || errors.Is(ioErr, syscall.ECONNRESET) {
+			return errStale
+		}
 		return fmt.Errorf("%s: the agentgrid session at %s did not answer: %w", method, c.path, ioErr)
 	}
 	_ = cc.c.SetDeadline(time.Time{})
@@ -192,13 +282,25 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		_ = cc.c.Close()
 		return fmt.Errorf("%s: the session sent a reply that is not JSON-RPC: %w", method, err)
 	}
+	if resp.Error != nil {
+		// The message is printed to the user's terminal.
+		resp.Error.Message = hooks.SanitizeText(resp.Error.Message, 1000)
+		if resp.Error.Code == CodeTooManyConnections {
+			resp.Error.Message = fmt.Sprintf("too many connections to session %s; close some of its clients (agentgrid watch, agentgrid wait) and retry", sessionOf(c.path))
+		}
+	}
 	if string(resp.ID) != string(req.ID) {
 		// Out of step with the server; this connection cannot be trusted.
 		_ = cc.c.Close()
+		if resp.Error != nil && isNull(resp.ID) && resp.Error.Code != CodeTooManyConnections {
+			// A notice about the connection itself (it sat idle too
+			// long), not an answer to this request.
+			return errStale
+		}
 		if resp.Error != nil {
 			return resp.Error
 		}
-		return fmt.Errorf("%s: the session answered request %s instead of %s", method, resp.ID, req.ID)
+		return fmt.Errorf("%s: the session answered request %s instead of %s", method, hooks.SanitizeText(string(resp.ID), 40), req.ID)
 	}
 	c.put(cc)
 	if resp.Error != nil {
@@ -212,8 +314,18 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	return nil
 }
 
+// sessionOf is the session name in a socket path.
+func sessionOf(path string) string {
+	return hooks.SanitizeText(strings.TrimSuffix(filepath.Base(path), ".sock"), 64)
+}
+
 func roundTrip(cc *clientConn, line []byte) ([]byte, error) {
 	if _, err := cc.c.Write(append(line, '\n')); err != nil {
+		// A server that refused the connection (too many connections)
+		// closed it before reading the request; its reason is waiting.
+		if reply, rerr := cc.r.next(); rerr == nil {
+			return reply, nil
+		}
 		return nil, err
 	}
 	return cc.r.next()

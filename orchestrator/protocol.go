@@ -60,6 +60,9 @@ const (
 	CodeNotFound       = -32001 // no agent with that id
 	CodeCancelled      = -32002 // the request was cancelled (client gone, session closing)
 	CodeForbidden      = -32003 // the caller may not do this (see authz.go)
+	// CodeTooManyConnections refuses a connection (or a long poll on a
+	// connection admitted beyond the limit) when every slot is busy.
+	CodeTooManyConnections = -32004
 )
 
 // Request is a JSON-RPC 2.0 request. A request without an id is a

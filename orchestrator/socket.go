@@ -55,8 +55,10 @@ const writeTimeout = 10 * time.Second
 const pipelineDepth = 16
 
 // maxConns caps simultaneous connections so a runaway script cannot exhaust
-// the session's descriptors; more are answered with an error and closed.
-// A variable so tests can lower it.
+// the session's descriptors. At the limit a new connection takes the place
+// of the longest idle one; when none is idle it gets one of the reserveConns
+// slots, and only when those are taken too is it answered with an error and
+// closed. A variable so tests can lower it.
 var maxConns = 512
 
 // Server is the control socket server of one session: newline-delimited
@@ -76,7 +78,7 @@ type Server struct {
 	cancel context.CancelFunc
 
 	mu     sync.Mutex
-	conns  map[net.Conn]struct{}
+	conns  map[*net.UnixConn]*connState
 	closed bool
 	wg     sync.WaitGroup
 }
@@ -102,7 +104,7 @@ func StartServer(path string, b Backend, o ServerOptions) (*Server, error) {
 		b: b, o: o, log: log, path: path, ln: ln, sock: fi,
 		started: time.Now(), owner: os.Getuid(),
 		ctx: ctx, cancel: cancel,
-		conns: make(map[net.Conn]struct{}),
+		conns: make(map[*net.UnixConn]*connState),
 	}
 	s.wg.Add(1)
 	go s.acceptLoop()
@@ -122,7 +124,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
-	conns := make([]net.Conn, 0, len(s.conns))
+	conns := make([]*net.UnixConn, 0, len(s.conns))
 	for c := range s.conns {
 		conns = append(conns, c)
 	}
@@ -168,61 +170,117 @@ func (s *Server) acceptLoop() {
 			continue
 		}
 		backoff = 0
-		ok, full := s.track(c)
+		st, ok := s.track(c)
 		if !ok {
 			_ = c.Close()
-			if full {
-				continue
+			if s.ctx.Err() != nil {
+				return
 			}
-			return
+			continue
 		}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
 			defer s.untrack(c)
-			s.serveConn(c)
+			s.serveConn(st)
 		}()
 	}
 }
 
-// track registers a new connection. It refuses it when the server is
-// closing, or (full) when there are already maxConns, telling that client why.
-func (s *Server) track(c net.Conn) (ok, full bool) {
+// track registers a new connection. At maxConns it evicts the longest idle
+// connection to make room, or admits the new one to a reserved slot (quick
+// requests only); it refuses it, telling the client why, when every slot is
+// busy, and when the server is closing.
+func (s *Server) track(c *net.UnixConn) (*connState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return false, false
+		return nil, false
 	}
-	if len(s.conns) >= maxConns {
-		_ = c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-		_, _ = c.Write(append(encodeResponse(errorResponse(nil, rpcErrorf(CodeServerError,
-			"too many connections to this session (%d); close some clients and retry", maxConns))), '\n'))
-		s.log.Warn("control socket: connection limit reached", "limit", maxConns)
-		return false, true
+	var normal, reserved int
+	for _, st := range s.conns {
+		if st.reserved {
+			reserved++
+		} else {
+			normal++
+		}
 	}
-	s.conns[c] = struct{}{}
-	return true, false
+	switch {
+	case normal < maxConns:
+		return s.admitLocked(c, false), true
+	case s.evictIdleLocked(false):
+		return s.admitLocked(c, false), true
+	case reserved < reserveConns:
+		return s.admitLocked(c, true), true
+	case s.evictIdleLocked(true):
+		return s.admitLocked(c, true), true
+	}
+	_ = c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	_, _ = c.Write(append(encodeResponse(errorResponse(nil, errTooManyConns())), '\n'))
+	// Shut our side so the client reads the refusal (and EOF) even if its
+	// request crossed it.
+	_ = c.CloseWrite()
+	s.log.Warn("control socket: connection limit reached", "limit", maxConns, "reserve", reserveConns)
+	return nil, false
 }
 
-func (s *Server) untrack(c net.Conn) {
+func (s *Server) admitLocked(c *net.UnixConn, reserved bool) *connState {
+	st := newConnState(c, reserved)
+	s.conns[c] = st
+	return st
+}
+
+// evictIdleLocked closes the connection of the given kind that has been idle
+// (no request in progress) the longest, and reports whether there was one.
+func (s *Server) evictIdleLocked(reserved bool) bool {
+	var victim *connState
+	var since time.Time
+	for _, st := range s.conns {
+		if st.reserved != reserved {
+			continue
+		}
+		if from, idle := st.idleSince(); idle && (victim == nil || from.Before(since)) {
+			victim, since = st, from
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	delete(s.conns, victim.c)
+	_ = victim.c.Close()
+	s.log.Debug("control socket: closed an idle connection to make room", "idle", time.Since(since))
+	return true
+}
+
+// connCount is how many connections the server holds.
+func (s *Server) connCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+func (s *Server) untrack(c *net.UnixConn) {
 	s.mu.Lock()
 	delete(s.conns, c)
 	s.mu.Unlock()
 	_ = c.Close()
 }
 
-// inbound is one unit of work for a connection's worker: a request line, or
-// the notice that the client sent a line longer than MaxMessageSize.
+// inbound is one unit of work for a connection's worker: a request line,
+// or the notice that the client sent a line longer than MaxMessageSize or
+// stayed idle too long, after which the connection is closed.
 type inbound struct {
 	line    []byte
 	tooLong bool
+	idle    bool
 }
 
 // serveConn reads request lines and hands them to a worker that answers them
-// in order. Reading continues while a request runs so that a client which
-// disconnects is noticed at once and its in-flight request (agent.wait) is
-// cancelled.
-func (s *Server) serveConn(c *net.UnixConn) {
+// in order. Reading continues while a request runs, and a hang-up is watched
+// for even while the queue is full, so that a client which disconnects is
+// noticed at once and its in-flight request (agent.wait) is cancelled.
+func (s *Server) serveConn(st *connState) {
+	c := st.c
 	if uid, err := peerUID(c); err != nil {
 		s.log.Warn("control socket: cannot identify the peer", "err", err)
 		return
@@ -233,11 +291,14 @@ func (s *Server) serveConn(c *net.UnixConn) {
 
 	ctx, cancel := context.WithCancel(withPeer(s.ctx, s.newPeer(c)))
 	defer cancel()
+	if st.reserved {
+		ctx = context.WithValue(ctx, reservedKey{}, true)
+	}
 	work := make(chan inbound, pipelineDepth)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.work(ctx, cancel, c, work)
+		s.work(ctx, cancel, st, work)
 	}()
 
 	lr := newLineReader(c, MaxMessageSize)
@@ -246,7 +307,16 @@ func (s *Server) serveConn(c *net.UnixConn) {
 		if errors.Is(err, errLineTooLong) {
 			// Answer in order after what is queued, then hang up without
 			// reading the rest of the message.
-			work <- inbound{tooLong: true}
+			st.start()
+			st.enqueue(ctx, cancel, work, inbound{tooLong: true})
+			break
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// Only an idle connection has a read deadline: nothing is
+			// queued, so the notice goes out at once.
+			s.log.Debug("control socket: closing an idle connection", "timeout", idleTimeout)
+			st.start()
+			work <- inbound{idle: true}
 			break
 		}
 		if err != nil {
@@ -259,49 +329,53 @@ func (s *Server) serveConn(c *net.UnixConn) {
 			cancel()
 			break
 		}
-		select {
-		case work <- inbound{line: line}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
+		st.start()
+		st.enqueue(ctx, cancel, work, inbound{line: line})
 	}
 	close(work)
 	<-done
 }
 
 // work answers the requests of one connection, one at a time, in order.
-func (s *Server) work(ctx context.Context, cancel context.CancelFunc, c net.Conn, work <-chan inbound) {
+func (s *Server) work(ctx context.Context, cancel context.CancelFunc, st *connState, work <-chan inbound) {
+	c := st.c
 	w := bufio.NewWriter(c)
 	broken := false
 	for in := range work {
 		if broken {
+			st.done()
 			continue
 		}
 		var out []byte
-		if in.tooLong {
+		switch {
+		case in.tooLong:
 			out = encodeResponse(errorResponse(nil, rpcErrorf(CodeInvalidRequest,
 				"message too long: the limit is %d bytes per line; the connection is closed", MaxMessageSize)))
-		} else {
+		case in.idle:
+			out = encodeResponse(errorResponse(nil, rpcErrorf(CodeInvalidRequest,
+				"no complete request line within %s; the connection is closed", idleTimeout)))
+		default:
 			out = s.handleLine(ctx, in.line)
 		}
-		if out == nil {
-			continue
-		}
-		_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
-		_, err := w.Write(append(out, '\n'))
-		if err == nil {
-			err = w.Flush()
-		}
-		if err != nil || in.tooLong {
+		if out != nil {
+			_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
+			_, err := w.Write(append(out, '\n'))
+			if err == nil {
+				err = w.Flush()
+			}
 			if err != nil {
 				s.log.Debug("control socket write failed", "err", err)
+				broken = true
 			}
+		}
+		if in.tooLong || in.idle {
 			broken = true
+		}
+		if broken {
 			cancel()
 			_ = c.Close() // unblocks the reader
 		}
+		st.done()
 	}
 }
 

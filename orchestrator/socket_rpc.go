@@ -182,6 +182,9 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	if !ok {
 		return nil, rpcErrorf(CodeMethodNotFound, "method not found: %q (known: %s)", method, strings.Join(methodNames(), ", "))
 	}
+	if longPoll(method) && onReservedConn(ctx) {
+		return nil, errTooManyConns()
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("control socket handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))

@@ -419,33 +419,6 @@ func TestLineReader(t *testing.T) {
 	}
 }
 
-func TestServerConnectionLimit(t *testing.T) {
-	old := maxConns
-	maxConns = 3
-	t.Cleanup(func() { maxConns = old })
-	s, _ := startSockServer(t)
-	var conns []*sockConn
-	for range 3 {
-		rc := dialSockConn(t, s.Path())
-		rc.send(`{"jsonrpc":"2.0","id":1,"method":"agent.list"}`)
-		rc.recvResponse() // the server has registered it
-		conns = append(conns, rc)
-	}
-	over := dialSockConn(t, s.Path())
-	r := over.recvResponse()
-	if r.Error == nil || !strings.Contains(r.Error.Message, "too many connections") {
-		t.Fatalf("connection over the limit got %+v", r.Error)
-	}
-	// Freeing a slot lets the next client in (once the server has noticed).
-	_ = conns[0].c.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for !answersList(s.Path()) {
-		if time.Now().After(deadline) {
-			t.Fatal("no connection slot was freed")
-		}
-	}
-}
-
 // answersList reports whether a fresh connection gets a successful reply;
 // a refused connection may fail at any step.
 func answersList(path string) bool {
