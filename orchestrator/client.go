@@ -82,7 +82,7 @@ func DialToken(path, token string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.idle = append(c.idle, cc)
+	c.put(cc)
 	return c, nil
 }
 
