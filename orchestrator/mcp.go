@@ -342,8 +342,10 @@ func (t mcpTools) send(ctx context.Context, in sendInput) (any, error) {
 
 func (t mcpTools) wait(ctx context.Context, in waitInput) (any, error) {
 	timeout := MaxWaitAgent
-	if in.TimeoutSeconds > 0 {
-		timeout = min(time.Duration(in.TimeoutSeconds*float64(time.Second)), MaxWaitAgent)
+	if in.TimeoutSeconds != 0 {
+		// At least a millisecond: a tiny timeout must not round to 0, which
+		// the session reads as "no limit".
+		timeout = secondsDuration(in.TimeoutSeconds, time.Millisecond, MaxWaitAgent)
 	}
 	// The session answers at the timeout with the current states; the extra
 	// margin only covers a session that stopped answering.
@@ -385,6 +387,9 @@ func (t mcpTools) setStatus(ctx context.Context, in statusInput) (any, error) {
 		d, err := time.ParseDuration(in.TTL)
 		if err != nil || d < 0 {
 			return nil, fmt.Errorf("ttl %q is not a duration such as 30s or 5m", in.TTL)
+		}
+		if d > maxDurationMS*time.Millisecond {
+			return nil, fmt.Errorf("ttl %q is longer than the 720h (30 days) a status entry may live", in.TTL)
 		}
 		ttl = d
 	}

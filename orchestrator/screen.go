@@ -54,8 +54,9 @@ func handleScreen(ctx context.Context, s *Server, params json.RawMessage) (any, 
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
 	}
-	if p.TimeoutMS < 0 {
-		return nil, rpcErrorf(CodeInvalidParams, "invalid params: timeout_ms must not be negative")
+	timeout, rerr := durationParam("timeout_ms", p.TimeoutMS)
+	if rerr != nil {
+		return nil, rerr
 	}
 	// The screen shows the main view and every pane.
 	if e := may(ctx, GrantRead, MainID); e != nil {
@@ -65,9 +66,9 @@ func handleScreen(ctx context.Context, s *Server, params json.RawMessage) (any, 
 		return nil, &RPCError{Code: CodeServerError, Message: errNoScreen.Error()}
 	}
 	wctx := ctx
-	if p.TimeoutMS > 0 {
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		wctx, cancel = context.WithTimeout(ctx, time.Duration(p.TimeoutMS)*time.Millisecond)
+		wctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	f, err := s.o.Screen.NextFrame(wctx, p.After)

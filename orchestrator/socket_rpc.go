@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
 )
@@ -367,13 +366,14 @@ func handleWait(ctx context.Context, s *Server, params json.RawMessage) (any, *R
 			return nil, e
 		}
 	}
-	if p.TimeoutMS < 0 {
-		return nil, rpcErrorf(CodeInvalidParams, "invalid params: timeout_ms must not be negative")
+	timeout, rerr := durationParam("timeout_ms", p.TimeoutMS)
+	if rerr != nil {
+		return nil, rerr
 	}
 	wctx := ctx
-	if p.TimeoutMS > 0 {
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		wctx, cancel = context.WithTimeout(ctx, time.Duration(p.TimeoutMS)*time.Millisecond)
+		wctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	agents, err := s.b.Wait(wctx, p.IDs)
@@ -438,8 +438,8 @@ func handleCapture(ctx context.Context, s *Server, params json.RawMessage) (any,
 	if p.ID == "" {
 		return nil, missing("id")
 	}
-	if p.Scrollback < 0 {
-		return nil, rpcErrorf(CodeInvalidParams, "invalid params: scrollback must not be negative")
+	if p.Scrollback < 0 || p.Scrollback > maxScrollback {
+		return nil, rpcErrorf(CodeInvalidParams, "invalid params: scrollback must be between 0 and %d, not %d", maxScrollback, p.Scrollback)
 	}
 	if e := may(ctx, GrantRead, p.ID); e != nil {
 		return nil, e
@@ -497,6 +497,9 @@ func handleSignal(ctx context.Context, s *Server, params json.RawMessage) (any, 
 	if p.CLI == "" {
 		return nil, missing("cli")
 	}
+	if sig.SubagentDelta < -maxSubagentDelta || sig.SubagentDelta > maxSubagentDelta {
+		return nil, rpcErrorf(CodeInvalidParams, "invalid params: signal.subagent_delta must be between %d and %d", -maxSubagentDelta, maxSubagentDelta)
+	}
 	// An agent's hooks speak for that agent only.
 	if e := may(ctx, GrantSignal, p.ID); e != nil {
 		return nil, e
@@ -516,8 +519,9 @@ func handleStatusSet(ctx context.Context, s *Server, params json.RawMessage) (an
 	if p.Key == "" {
 		return nil, missing("key")
 	}
-	if p.TTLMS < 0 {
-		return nil, rpcErrorf(CodeInvalidParams, "invalid params: ttl_ms must not be negative")
+	ttl, rerr := durationParam("ttl_ms", p.TTLMS)
+	if rerr != nil {
+		return nil, rerr
 	}
 	store := s.b.Status()
 	if store == nil {
@@ -545,7 +549,7 @@ func handleStatusSet(ctx context.Context, s *Server, params json.RawMessage) (an
 	if source == "" {
 		source = "socket"
 	}
-	store.Set(p.Key, p.Text, p.Agent, source, time.Duration(p.TTLMS)*time.Millisecond)
+	store.Set(p.Key, p.Text, p.Agent, source, ttl)
 	return OKResult{OK: true}, nil
 }
 
