@@ -35,21 +35,12 @@ need one. set_status puts a short note in the session's status line.`
 // in/out (stdio for `agentgrid mcp`), forwarding every call to the session
 // behind client. It returns when the peer hangs up or ctx ends.
 func RunMCP(ctx context.Context, client *Client, in io.Reader, out io.Writer) error {
-	t := &mcp.IOTransport{Reader: nopReadCloser{in}, Writer: nopWriteCloser{out}}
-	err := NewMCPServer(client).Run(ctx, t)
+	err := NewMCPServer(client).Run(ctx, &lineTransport{in: in, out: out})
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled)) {
 		return nil
 	}
 	return err
 }
-
-type nopReadCloser struct{ io.Reader }
-
-func (nopReadCloser) Close() error { return nil }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // The tools' inputs. Each has a JSON schema (below) the SDK validates against
 // before the handler runs.

@@ -142,7 +142,7 @@ func (b *mcpBackend) Explain(id string) (Explanation, error) {
 }
 func (b *mcpBackend) Status() *hooks.StatusStore { return b.status }
 
-func startMCPSocket(t *testing.T) (*Server, *mcpBackend) {
+func startMCPSocket(t testing.TB) (*Server, *mcpBackend) {
 	t.Helper()
 	fb := newMCPBackend()
 	srv, err := StartServer(filepath.Join(t.TempDir(), "s.sock"), fb, ServerOptions{Session: "mcp-test"})

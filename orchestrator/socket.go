@@ -387,6 +387,9 @@ var errLineTooLong = errors.New("line too long")
 type lineReader struct {
 	r   *bufio.Reader
 	max int
+	// partial is set when next gave up on a line too long before reading
+	// its end; skip then discards the rest.
+	partial bool
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -404,6 +407,7 @@ func (l *lineReader) next() ([]byte, error) {
 			n--
 		}
 		if n > l.max {
+			l.partial = err != nil
 			return nil, errLineTooLong
 		}
 		line = append(line, chunk...)
@@ -418,6 +422,21 @@ func (l *lineReader) next() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// skip discards the rest of a line that next found too long, so that
+// reading can go on with the line after it.
+func (l *lineReader) skip() error {
+	for l.partial {
+		_, err := l.r.ReadSlice('\n')
+		switch {
+		case err == nil:
+			l.partial = false
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return err
+		}
+	}
+	return nil
 }
 
 func trimEOL(b []byte) []byte {

@@ -297,7 +297,7 @@ func (rc *sockConn) recvResponse() Response {
 }
 
 // sockRecv receives from ch or fails after a deadline.
-func sockRecv[T any](t *testing.T, ch <-chan T, what string) T {
+func sockRecv[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()
 	select {
 	case v := <-ch:
