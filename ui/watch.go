@@ -61,7 +61,7 @@ func Watch(ctx context.Context, session string, next FrameSource, options ...Opt
 				return
 			}
 			after = f.Seq
-			l.send(watchFrameMsg{f: f})
+			l.send(watchFrameMsg{f: sanitizeFrame(f)})
 			// At most watchFPS frames a second: while the session floods,
 			// watchers skip frames instead of making it encode every one.
 			if wait := time.Second/watchFPS - time.Since(asked); wait > 0 {
@@ -107,6 +107,22 @@ func Watch(ctx context.Context, session string, next FrameSource, options ...Opt
 			}
 		}
 	}
+}
+
+// maxWatchLines bounds the rows of a frame the watcher looks at.
+const maxWatchLines = 1000
+
+// sanitizeFrame keeps of f's lines only what is safe to write to this
+// terminal (SanitizeLine): the frame comes from a socket, and whoever
+// answers there could otherwise set the clipboard, the window title or pass
+// sequences through to an outer tmux.
+func sanitizeFrame(f orchestrator.ScreenFrame) orchestrator.ScreenFrame {
+	lines := f.Lines[:min(len(f.Lines), maxWatchLines)]
+	f.Lines = make([]string, len(lines))
+	for i, l := range lines {
+		f.Lines[i] = SanitizeLine(l, true)
+	}
+	return f
 }
 
 // watchView is the watcher's screen for frame f (nil before the first one)
