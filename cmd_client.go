@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -109,13 +108,12 @@ func withClient(cmd *cobra.Command, fn func(ctx context.Context, c *orchestrator
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return fn(ctx, c)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	err = fn(ctx, c)
+	var rpcErr *orchestrator.RPCError
+	if errors.As(err, &rpcErr) && rpcErr.Code == orchestrator.CodeTooManyConnections {
+		return exitError{1, rpcErr.Message}
+	}
+	return err
 }
 
 func newSpawnCmd() *cobra.Command {
@@ -174,13 +172,13 @@ as agentgrid's.`,
 				if asJSON {
 					return writeJSON(cmd.OutOrStdout(), a)
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), a.ID)
+				fmt.Fprintln(cmd.OutOrStdout(), clean(a.ID, 64))
 				if a.QueuePos > 0 {
-					why := a.QueueReason
-					if why == "" {
+					why := clean(a.QueueReason, 200)
+					if a.QueueReason == "" {
 						why = "no free slot in the grid"
 					}
-					fmt.Fprintf(cmd.ErrOrStderr(), "agentgrid: %s is queued at position %d: %s\n", a.ID, a.QueuePos, why)
+					fmt.Fprintf(cmd.ErrOrStderr(), "agentgrid: %s is queued at position %d: %s\n", clean(a.ID, 64), a.QueuePos, why)
 				}
 				return nil
 			})
@@ -311,12 +309,20 @@ func parseTimeout(s string) (time.Duration, error) {
 	if s == "" {
 		return 0, nil
 	}
+	const most = 30 * 24 * time.Hour // what the session accepts
+	tooLong := exitError{exitUsage, fmt.Sprintf("--timeout %q is longer than 720h (30 days), the most a wait may last", s)}
 	if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 {
+		if n > most.Seconds() {
+			return 0, tooLong
+		}
 		return time.Duration(n * float64(time.Second)), nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
 		return 0, exitError{exitUsage, fmt.Sprintf("--timeout %q is not a duration such as 30s, 5m or 90", s)}
+	}
+	if d > most {
+		return 0, tooLong
 	}
 	return d, nil
 }
@@ -346,7 +352,7 @@ func unfinished(agents []orchestrator.AgentInfo) string {
 	var parts []string
 	for _, a := range agents {
 		if !a.State.Finished() {
-			parts = append(parts, fmt.Sprintf("%s (%s)", a.ID, a.State))
+			parts = append(parts, fmt.Sprintf("%s (%s)", clean(a.ID, 64), clean(string(a.State), 16)))
 		}
 	}
 	if len(parts) == 0 {
@@ -441,10 +447,7 @@ output is in the agent's log file (see agentgrid list --json, log_path).`,
 				if err != nil {
 					return fmt.Errorf("capture %s: %w", args[0], err)
 				}
-				if text != "" && !strings.HasSuffix(text, "\n") {
-					text += "\n"
-				}
-				_, err = io.WriteString(cmd.OutOrStdout(), text)
+				_, err = io.WriteString(cmd.OutOrStdout(), sanitizeCapture(text, escapes))
 				return err
 			})
 		},

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/ui"
 )
 
 // Widths at which list cuts free text so the table stays readable.
@@ -23,7 +28,7 @@ func writeAgentTable(w io.Writer, agents []orchestrator.AgentInfo, now time.Time
 	fmt.Fprintln(tw, "ID\t#\tSTATE\tTIME\tEXIT\tTITLE\tWHY")
 	for _, a := range agents {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			clean(a.ID, 16), paneSlot(a), a.State, agentTime(a, now), exitText(a),
+			clean(a.ID, 16), paneSlot(a), clean(string(a.State), 16), agentTime(a, now), exitText(a),
 			clean(a.Title, listTitleWidth), clean(whyText(a), listWhyWidth))
 	}
 	return tw.Flush()
@@ -92,12 +97,14 @@ func shortDuration(d time.Duration) string {
 	return fmt.Sprintf("%dd%02dh", s/86400, s/3600%24)
 }
 
-// clean makes untrusted text (titles come from the child's OSC sequences)
-// safe for one table cell: no control characters or tabs, at most max runes.
+// clean makes untrusted text (titles come from the child's OSC sequences,
+// and everything from the socket may come from a server that is not the
+// session) safe for one table cell: no control characters, tabs or
+// bidirectional overrides, at most max runes.
 func clean(s string, max int) string {
 	runes := []rune(s)
 	for i, r := range runes {
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
 			runes[i] = ' '
 		}
 	}
@@ -117,7 +124,7 @@ func writeExplanation(w io.Writer, ex orchestrator.Explanation, now time.Time) e
 	ew.printf("%s  %s\n", clean(a.ID, 16), clean(a.Title, 80))
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	field := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }
-	field("state:", string(a.State))
+	field("state:", clean(string(a.State), 16))
 	field("source:", orDash(clean(a.Source, 80)))
 	field("why:", orDash(clean(a.Why, 200)))
 	field("since:", when(a.Since, now))
@@ -135,7 +142,7 @@ func writeExplanation(w io.Writer, ex orchestrator.Explanation, now time.Time) e
 		field("queued:", fmt.Sprintf("position %d: %s", a.QueuePos, orDash(clean(a.QueueReason, 120))))
 	}
 	if a.LogPath != "" {
-		field("log:", a.LogPath)
+		field("log:", clean(a.LogPath, 4096))
 	}
 	if a.LogError != "" {
 		field("log stopped:", clean(a.LogError, 500))
@@ -157,11 +164,7 @@ func writeExplanation(w io.Writer, ex orchestrator.Explanation, now time.Time) e
 	}
 	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	for _, h := range ex.History {
-		from := string(h.From)
-		if from == "" {
-			from = "-"
-		}
-		fmt.Fprintf(tw, "  %s\t%s -> %s\t%s\t%s\n", h.Time.Local().Format("15:04:05.000"), from, h.To,
+		fmt.Fprintf(tw, "  %s\t%s -> %s\t%s\t%s\n", h.Time.Local().Format("15:04:05.000"), clean(string(h.From), 16), clean(string(h.To), 16),
 			orDash(clean(h.Source, 40)), clean(h.Why, 120))
 	}
 	_ = tw.Flush()
@@ -199,3 +202,52 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
+
+// sanitizeCapture makes the text of agentgrid capture safe to print: each
+// line keeps its text (and its SGR colours with -e) and nothing else that
+// a terminal would act on.
+func sanitizeCapture(text string, escapes bool) string {
+	if text == "" {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = ui.SanitizeLine(l, escapes)
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSONControls(buf.Bytes()))
+	return err
+}
+
+// escapeJSONControls writes the runes that encoding/json leaves raw but a
+// terminal acts on (DEL, C1 controls such as CSI, bidirectional overrides)
+// as \u escapes. They can only occur inside strings, so the JSON means the
+// same.
+func escapeJSONControls(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r) {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+16), b[:i]...)
+			}
+			out = fmt.Appendf(out, "\\u%04x", r)
+		} else if out != nil {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}

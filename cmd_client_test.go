@@ -32,6 +32,8 @@ type cliBackend struct {
 	spawned []orchestrator.SpawnRequest
 	sent    map[string]string
 	closed  []string
+	// captureText, when set, is what Capture returns.
+	captureText string
 }
 
 func newCLIBackend() *cliBackend {
@@ -114,6 +116,9 @@ func (b *cliBackend) Agent(id string) (orchestrator.AgentInfo, bool) {
 func (b *cliBackend) Capture(id string, escapes bool, scrollback int) (string, error) {
 	if _, ok := b.Agent(id); !ok {
 		return "", fmt.Errorf("no agent with id %q", id)
+	}
+	if b.captureText != "" {
+		return b.captureText, nil
 	}
 	if escapes {
 		return fmt.Sprintf("\x1b[32mok\x1b[0m %d", scrollback), nil
