@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -98,18 +97,18 @@ func TestServerBadParams(t *testing.T) {
 		{"agent.wait", `{"ids":"a1"}`, "ids must be an array"},
 		{"agent.wait", `{"ids":[]}`, "ids must list at least one"},
 		{"agent.wait", `{"ids":["a1",""]}`, "ids[1] is empty"},
-		{"agent.wait", `{"ids":["a1"],"timeout_ms":-5}`, "timeout_ms must not be negative"},
+		{"agent.wait", `{"ids":["a1"],"timeout_ms":-5}`, "timeout_ms must be between 0 and"},
 		{"agent.wait", `{"ids":["a1"],"timeout_ms":"5s"}`, "timeout_ms must be an integer"},
 		{"agent.spawn", `{"title":"x"}`, "argv is required"},
 		{"agent.spawn", `{"argv":["sh"],"env":{"A=B":"c"}}`, "invalid variable name"},
 		{"agent.send", `{"id":"a1"}`, "text is empty"},
-		{"agent.capture", `{"id":"a1","scrollback":-1}`, "scrollback must not be negative"},
+		{"agent.capture", `{"id":"a1","scrollback":-1}`, "scrollback must be between 0 and"},
 		{"agent.capture", `{"id":"a1","escapes":"yes"}`, "escapes must be true or false"},
 		{"agent.signal", `{"id":"a1"}`, "cli is required"},
 		{"agent.signal", `{"id":"a1","cli":"claude","signal":{"state":5}}`, "signal.state must be a string"},
 		{"agent.signal", `{"id":"a1","cli":"claude","signal":[1]}`, "signal must be an object"},
 		{"status.set", `{"text":"x"}`, "key is required"},
-		{"status.set", `{"key":"k","text":"x","ttl_ms":-1}`, "ttl_ms must not be negative"},
+		{"status.set", `{"key":"k","text":"x","ttl_ms":-1}`, "ttl_ms must be between 0 and"},
 		{"session.info", `{"x":1}`, `unknown field "x"`},
 	}
 	for i, tt := range tests {
@@ -417,26 +416,6 @@ func TestLineReader(t *testing.T) {
 	if line, err := lr.next(); err != nil || string(line) != long {
 		t.Errorf("a 200 KiB line: len %d, err %v", len(line), err)
 	}
-}
-
-// answersList reports whether a fresh connection gets a successful reply;
-// a refused connection may fail at any step.
-func answersList(path string) bool {
-	c, err := net.Dial("unix", path)
-	if err != nil {
-		return false
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := c.Write([]byte(`{"jsonrpc":"2.0","id":2,"method":"agent.list"}` + "\n")); err != nil {
-		return false
-	}
-	line, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil {
-		return false
-	}
-	var r Response
-	return json.Unmarshal([]byte(line), &r) == nil && r.Error == nil
 }
 
 func TestServerSignalToleratesNewFields(t *testing.T) {
