@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -57,7 +58,7 @@ func TestCLITooManyConnections(t *testing.T) {
 			if err != nil {
 				return
 			}
-			_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"too many connections to this session (512 busy)"}}` + "\n"))
+			_, _ = fmt.Fprintf(c, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"too many connections to this session (512 busy)"}}`+"\n", orchestrator.CodeTooManyConnections)
 			_ = c.(*net.UnixConn).CloseWrite()
 			time.AfterFunc(time.Second, func() { _ = c.Close() })
 		}
