@@ -104,10 +104,12 @@ func TestKilledSessionTakesEveryAgentWithIt(t *testing.T) {
 	if err := syscall.Kill(agentgrid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	killed := time.Now()
+	deadline := killed.Add(3 * time.Second)
 	for {
 		left := liveInGroups(groups)
 		if len(left) == 0 && !alive(watchdog) {
+			t.Logf("every agent process and the watchdog were gone %v after the SIGKILL", time.Since(killed).Round(time.Millisecond))
 			break
 		}
 		if time.Now().After(deadline) {
