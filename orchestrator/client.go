@@ -238,22 +238,28 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 			return err
 		}
 		err = c.exchange(ctx, cc, method, req, line, result)
-		if errors.Is(err, errStale) {
-			if reused && attempt == 0 {
-				// The server closed this connection while it sat unused
-				// (idle timeout, or room for a newcomer) without reading
-				// the request: send it again on a fresh one.
-				continue
-			}
-			err = fmt.Errorf("%s: the agentgrid session at %s closed the connection without answering", method, c.path)
+		var stale *staleConn
+		if !errors.As(err, &stale) {
+			return err
 		}
-		return err
+		if reused && attempt == 0 {
+			// The server closed this connection while it sat unused (idle
+			// timeout, or room for a newcomer) without reading the
+			// request: send it again on a fresh one.
+			continue
+		}
+		if stale.notice != nil {
+			return stale.notice
+		}
+		return fmt.Errorf("%s: the agentgrid session at %s closed the connection without answering", method, c.path)
 	}
 }
 
-// errStale marks a connection that was closed, or answered only with a
-// notice about itself, before the request was read.
-var errStale = errors.New("stale connection")
+// staleConn reports a connection that the server closed, or answered only
+// with a notice about the connection itself, without answering the request.
+type staleConn struct{ notice *RPCError }
+
+func (s *staleConn) Error() string { return "the connection was closed before the request was read" }
 
 // exchange sends one request on cc and decodes the reply; cc is put back for
 // reuse or closed.
@@ -271,7 +277,7 @@ func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, re
 	if ioErr != nil {
 		_ = cc.c.Close()
 		if errors.Is(ioErr, io.EOF) || errors.Is(ioErr, syscall.EPIPE) || errors.Is(ioErr, syscall.ECONNRESET) {
-			return errStale
+			return &staleConn{}
 		}
 		return fmt.Errorf("%s: the agentgrid session at %s did not answer: %w", method, c.path, ioErr)
 	}
@@ -286,7 +292,7 @@ func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, re
 		// The message is printed to the user's terminal.
 		resp.Error.Message = hooks.SanitizeText(resp.Error.Message, 1000)
 		if resp.Error.Code == CodeTooManyConnections {
-			resp.Error.Message = fmt.Sprintf("too many connections to session %s; close some of its clients (agentgrid watch, agentgrid wait) and retry", sessionOf(c.path))
+			resp.Error.Message = fmt.Sprintf("too many connections to session %s; close some of its clients (agentgrid watch, agentgrid wait) and retry", sessionOfSocket(c.path))
 		}
 	}
 	if string(resp.ID) != string(req.ID) {
@@ -295,7 +301,7 @@ func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, re
 		if resp.Error != nil && isNull(resp.ID) && resp.Error.Code != CodeTooManyConnections {
 			// A notice about the connection itself (it sat idle too
 			// long), not an answer to this request.
-			return errStale
+			return &staleConn{notice: resp.Error}
 		}
 		if resp.Error != nil {
 			return resp.Error
@@ -314,8 +320,8 @@ func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, re
 	return nil
 }
 
-// sessionOf is the session name in a socket path.
-func sessionOf(path string) string {
+// sessionOfSocket is the session name in a socket path.
+func sessionOfSocket(path string) string {
 	return hooks.SanitizeText(strings.TrimSuffix(filepath.Base(path), ".sock"), 64)
 }
 
