@@ -70,7 +70,7 @@ func TestServerHangUpBehindFullQueueCancelsWait(t *testing.T) {
 // 8.4: a connection that sends no complete line is closed after the idle
 // timeout, with a reason; one whose request is running is not.
 func TestServerClosesIdleConnections(t *testing.T) {
-	setConnLimits(t, 512, 16, 300*time.Millisecond)
+	setConnLimits(t, 512, 16, time.Second)
 	s, fb := startSockServer(t)
 	a, _ := fb.Spawn(SpawnRequest{Argv: []string{"sleep"}})
 	busy := waitingConn(t, s, fb, a.ID)
