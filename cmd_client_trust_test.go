@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,5 +84,28 @@ func TestParseTimeoutBounds(t *testing.T) {
 		if d, err := parseTimeout(s); err != nil || d != want {
 			t.Errorf("parseTimeout(%q) = %v, %v; want %v", s, d, err, want)
 		}
+	}
+}
+
+// 8.5: watch without a name looks in the socket directory; when that
+// directory is not safe it says so instead of "no session is running".
+func TestWatchTargetRefusesUntrustedDirectory(t *testing.T) {
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	dir := filepath.Join(runtime, "agentgrid")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, "fake.sock"), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = watchTarget("")
+	if !errors.Is(err, orchestrator.ErrUntrustedSocket) || !strings.Contains(err.Error(), "writable by other users") {
+		t.Fatalf("watchTarget with a planted directory: %v", err)
 	}
 }

@@ -101,17 +101,24 @@ func watchTarget(target string) (path, name string, err error) {
 	dir := orchestrator.SocketDir()
 	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
 	var live []string
+	var refused error
 	for _, s := range socks {
-		if c, err := orchestrator.Dial(s); err == nil {
+		c, err := orchestrator.Dial(s)
+		if err == nil {
 			_ = c.Close()
 			live = append(live, s)
+		} else if refused == nil && errors.Is(err, orchestrator.ErrUntrustedSocket) {
+			refused = err
 		}
 	}
 	sort.Strings(live)
-	switch len(live) {
-	case 0:
+	switch {
+	case len(live) == 0 && refused != nil:
+		// Not "no session": the user should know why it was not used.
+		return "", "", refused
+	case len(live) == 0:
 		return "", "", fmt.Errorf("no agentgrid session is running for this user (looked in %s); start one with agentgrid --session NAME", dir)
-	case 1:
+	case len(live) == 1:
 		return live[0], sessionName(live[0]), nil
 	}
 	names := make([]string, len(live))

@@ -112,6 +112,19 @@ func (c *Client) Close() error {
 	return nil
 }
 
+// ErrUntrustedSocket is what the errors of a refused socket match (with
+// errors.Is): one in a directory another user could write to, or served by
+// another user. Nothing was sent to it.
+var ErrUntrustedSocket = errors.New("untrusted agentgrid socket")
+
+// untrusted is a refusal whose message says why and what to do.
+type untrusted struct{ msg string }
+
+func (u untrusted) Error() string        { return u.msg }
+func (u untrusted) Is(target error) bool { return target == ErrUntrustedSocket }
+
+func untrustedf(format string, args ...any) error { return untrusted{fmt.Sprintf(format, args...)} }
+
 // serverUID tells which user runs the server on the other end of a
 // connection; tests replace it.
 var serverUID = peerUID
@@ -146,7 +159,7 @@ func (c *Client) dial(ctx context.Context) (*clientConn, error) {
 	}
 	if checkPeerUID(uid, os.Getuid()) != nil {
 		_ = conn.Close()
-		return nil, fmt.Errorf("the socket %s is served by uid %d, not by you (uid %d), so it is not your agentgrid session; nothing was sent. Remove it, or set XDG_RUNTIME_DIR to a private directory", c.path, uid, os.Getuid())
+		return nil, untrustedf("the socket %s is served by uid %d, not by you (uid %d), so it is not your agentgrid session; nothing was sent. Remove it, or set XDG_RUNTIME_DIR to a private directory", c.path, uid, os.Getuid())
 	}
 	return &clientConn{c: conn, r: newLineReader(conn, maxResponseSize)}, nil
 }
@@ -164,13 +177,13 @@ func checkSocketDir(path string) error {
 		return fmt.Errorf("check the socket directory %s: %w", dir, err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("the socket directory %s is not a directory (a symlink?), so the socket in it may not be your session's; remove it and start the session again", dir)
+		return untrustedf("the socket directory %s is not a directory (a symlink?), so the socket in it may not be your session's; remove it and start the session again", dir)
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("the socket directory %s belongs to uid %d, not to you (uid %d), so the socket in it may not be your session's; nothing was sent. Remove the directory, or set XDG_RUNTIME_DIR to a private directory", dir, st.Uid, os.Getuid())
+		return untrustedf("the socket directory %s belongs to uid %d, not to you (uid %d), so the socket in it may not be your session's; nothing was sent. Remove the directory, or set XDG_RUNTIME_DIR to a private directory", dir, st.Uid, os.Getuid())
 	}
 	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
-		return fmt.Errorf("the socket directory %s is writable by other users (mode %04o), so the socket in it may not be your session's; nothing was sent. Check it, then run chmod 700 %s", dir, perm, dir)
+		return untrustedf("the socket directory %s is writable by other users (mode %04o), so the socket in it may not be your session's; nothing was sent. Check it, then run chmod 700 %s", dir, perm, dir)
 	}
 	return nil
 }
