@@ -13,18 +13,19 @@ import (
 // allowedImports is the import rule of docs/ARCHITECTURE.md: which of our
 // packages each package's non-test code may import. Change both together.
 var allowedImports = map[string][]string{
-	"config":          {"layout"},
-	"layout":          {},
-	"themes":          {},
-	"panes/vterm":     {},
-	"panes":           {"panes/vterm"},
-	"panes/panestest": {"panes"},
-	"hooks":           {"config"},
-	"orchestrator":    {"config", "hooks", "layout", "panes", "panes/vterm"},
-	"ui":              {"config", "hooks", "layout", "orchestrator", "panes/vterm", "themes"},
-	"demo":            {"orchestrator"},
-	"bench":           {"hooks", "orchestrator", "panes/vterm"},
-	"e2e":             {},
+	"internal/agentstate": {},
+	"config":              {"layout"},
+	"layout":              {},
+	"themes":              {"internal/agentstate"},
+	"panes/vterm":         {},
+	"panes":               {"panes/vterm"},
+	"panes/panestest":     {"panes"},
+	"hooks":               {"config", "internal/agentstate"},
+	"orchestrator":        {"config", "hooks", "internal/agentstate", "layout", "panes", "panes/vterm"},
+	"ui":                  {"config", "hooks", "internal/agentstate", "layout", "orchestrator", "panes/vterm", "themes"},
+	"demo":                {"internal/agentstate", "orchestrator"},
+	"bench":               {"hooks", "internal/agentstate", "orchestrator", "panes/vterm"},
+	"e2e":                 {},
 }
 
 const modulePath = "github.com/agentgrid/agentgrid/"

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/spf13/cobra"
@@ -149,7 +150,7 @@ func (b *cliBackend) Wait(ctx context.Context, ids []string) ([]orchestrator.Age
 	}
 }
 
-func (b *cliBackend) Signal(string, hooks.Signal, string) error { return nil }
+func (b *cliBackend) Signal(string, agentstate.Signal, string) error { return nil }
 
 func (b *cliBackend) Explain(id string) (orchestrator.Explanation, error) {
 	a, ok := b.Agent(id)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/spf13/cobra"
 )
@@ -132,7 +133,7 @@ func readBounded(r io.Reader, max int, deadline time.Time) ([]byte, bool) {
 
 // sendSignal writes one agent.signal JSON-RPC notification (no id, so the
 // session sends no reply to wait for) on conn.
-func sendSignal(conn net.Conn, token, id, cli string, sig hooks.Signal, deadline time.Time) error {
+func sendSignal(conn net.Conn, token, id, cli string, sig agentstate.Signal, deadline time.Time) error {
 	params, err := json.Marshal(orchestrator.SignalParams{ID: id, CLI: cli, Signal: sig})
 	if err != nil {
 		return fmt.Errorf("encode the signal: %w", err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
@@ -256,7 +257,7 @@ func hbRenderRows(o benchOptions) []benchRow {
 		entries[i] = e
 	}
 	in := hooks.StatusLineInput{
-		Counts:  hooks.Counts{Running: 7, Waiting: 2, Idle: 3, Done: 12, Failed: 1, Queued: 4},
+		Counts:  agentstate.Counts{Running: 7, Waiting: 2, Idle: 3, Done: 12, Failed: 1, Queued: 4},
 		Entries: entries,
 		Focus:   "a7 hooked agent",
 	}

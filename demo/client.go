@@ -65,7 +65,7 @@ func (s socketSession) SetStatus(key, text string) error {
 // fromInfo maps the socket's agent snapshot onto what the demo needs.
 func fromInfo(in orchestrator.AgentInfo) Agent {
 	return Agent{
-		ID: in.ID, Title: in.Title, State: string(in.State), Why: in.Why,
+		ID: in.ID, Title: in.Title, State: in.State, Why: in.Why,
 		ExitCode: in.ExitCode, Started: in.Started, Ended: in.Ended,
 		Visible: in.Visible, Number: in.Number, QueuePos: in.QueuePos,
 	}

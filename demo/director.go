@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -219,7 +220,7 @@ func (d *director) watch(ctx context.Context) error {
 			if !ok {
 				// The session no longer knows it (closed and forgotten).
 				a = d.last[id]
-				a.State = "killed"
+				a.State = agentstate.Killed
 			}
 			d.report(d.last[id], a)
 			d.last[id] = a
@@ -266,7 +267,7 @@ func (d *director) report(prev, cur Agent) {
 	if prev.QueuePos > 0 && cur.QueuePos == 0 && cur.Visible && !cur.Finished() {
 		d.printf("  %s %s %s %s\n", paint(fgBlue, "⇡"), id, cur.Title, paint(fgGray, fmt.Sprintf("left the queue → pane %d", cur.Number)))
 	}
-	if cur.State == "waiting" && d.plans[cur.ID].outcome == asks && !d.shown[cur.ID] {
+	if cur.State == agentstate.Waiting && d.plans[cur.ID].outcome == asks && !d.shown[cur.ID] {
 		d.shown[cur.ID] = true
 		where := "find it with ctrl+b w"
 		if cur.Number > 0 {
@@ -280,16 +281,16 @@ func (d *director) report(prev, cur Agent) {
 		return
 	}
 	switch cur.State {
-	case "done":
+	case agentstate.Done:
 		d.printf("  %s %s %s %s\n", paint(fgGreen, "✓"), id, cur.Title, paint(fgGray, "done"+runTime(cur)))
-	case "failed":
+	case agentstate.Failed:
 		code := ""
 		if cur.ExitCode != nil {
 			code = fmt.Sprintf(" (exit %d)", *cur.ExitCode)
 		}
 		d.printf("  %s %s %s %s\n", paint(fgRed, "✗"), id, cur.Title, paint(fgRed, "failed"+code))
 	default:
-		d.printf("  %s %s %s %s\n", paint(fgGray, "■"), id, cur.Title, paint(fgGray, cur.State))
+		d.printf("  %s %s %s %s\n", paint(fgGray, "■"), id, cur.Title, paint(fgGray, string(cur.State)))
 	}
 }
 
@@ -325,9 +326,9 @@ func (d *director) results() {
 		a := d.last[id]
 		mark := paint(fgGreen, "✓")
 		switch a.State {
-		case "done":
+		case agentstate.Done:
 			ok++
-		case "failed":
+		case agentstate.Failed:
 			mark = paint(fgRed, "✗")
 		default:
 			mark = paint(fgGray, "■")

@@ -1,25 +1,26 @@
 package demo
 
-import "time"
+import (
+	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+)
 
 // Agent is what the demo orchestrator needs to know about one agent; the
 // socket client's snapshot is mapped onto it (see client.go).
 type Agent struct {
-	ID, Title, State, Why string
-	ExitCode              *int
-	Started, Ended        *time.Time
-	Visible               bool
-	Number                int // pane number on screen, 0 when off screen
-	QueuePos              int // 1-based position in the deferred-spawn queue, 0 when not queued
+	ID, Title, Why string
+	State          agentstate.State
+	ExitCode       *int
+	Started, Ended *time.Time
+	Visible        bool
+	Number         int // pane number on screen, 0 when off screen
+	QueuePos       int // 1-based position in the deferred-spawn queue, 0 when not queued
 }
 
 // Finished reports whether the agent has ended for good.
 func (a Agent) Finished() bool {
-	switch a.State {
-	case "done", "failed", "killed":
-		return true
-	}
-	return false
+	return a.State.Finished()
 }
 
 // Session is the part of a running agentgrid session the demo orchestrator

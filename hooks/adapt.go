@@ -6,49 +6,20 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-)
 
-// Agent states a Signal may report. Only the process decides done/failed.
-const (
-	StateRunning = "running"
-	StateWaiting = "waiting"
-	StateIdle    = "idle"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
-
-// Signal is what an agent CLI's hook said, in agentgrid's terms. The engine
-// fuses it with the other evidence it has (process, terminal, input, output).
-//
-// Status is the agent's current activity for its pane border and the status
-// line ("Bash: go test ./..."). A non-empty Status replaces the previous one;
-// an empty Status with State idle or waiting, or with SessionEnd, clears it;
-// an empty Status otherwise leaves it as it is.
-type Signal struct {
-	// Event is the CLI's own event name ("PreToolUse", "agent-turn-complete", ...).
-	Event string `json:"event"`
-	// State is "", running, waiting or idle; "" changes nothing.
-	State string `json:"state,omitempty"`
-	// Why explains the state for `agentgrid explain` ("permission: Bash: rm -rf x").
-	Why    string `json:"why,omitempty"`
-	Status string `json:"status,omitempty"`
-	// SubagentDelta is +1 when the agent started a subagent, -1 when one
-	// finished; subagents never change the agent's own state.
-	SubagentDelta int `json:"subagent_delta,omitempty"`
-	// SessionEnd is set when the CLI's session ended (the process may still
-	// run: the user may /clear and start another).
-	SessionEnd bool   `json:"session_end,omitempty"`
-	SessionID  string `json:"session_id,omitempty"`
-}
 
 // MaxPayload is the largest hook payload Adapt reads.
 const MaxPayload = 1 << 20
 
-// Caps on the text an adapter puts in a Signal.
+// Caps on the text an adapter puts in an agentstate.Signal.
 const (
 	maxWhy    = 160
 	maxStatus = 120
 )
 
-var adapters = map[string]func(payload []byte) (Signal, error){
+var adapters = map[string]func(payload []byte) (agentstate.Signal, error){
 	"claude":   adaptClaude,
 	"codex":    adaptCodex,
 	"gemini":   adaptGemini,
@@ -65,20 +36,20 @@ func CLIs() []string {
 	return names
 }
 
-// Adapt turns one hook payload of the named CLI into a Signal. An event the
-// adapter does not know yields a Signal with only Event set (nothing to do),
+// Adapt turns one hook payload of the named CLI into an agentstate.Signal. An event the
+// adapter does not know yields an agentstate.Signal with only Event set (nothing to do),
 // not an error; malformed JSON and unknown CLIs are errors.
-func Adapt(cli string, payload []byte) (Signal, error) {
+func Adapt(cli string, payload []byte) (agentstate.Signal, error) {
 	fn, ok := adapters[cli]
 	if !ok {
-		return Signal{}, fmt.Errorf("unknown agent CLI %q; known: %s", cli, strings.Join(CLIs(), ", "))
+		return agentstate.Signal{}, fmt.Errorf("unknown agent CLI %q; known: %s", cli, strings.Join(CLIs(), ", "))
 	}
 	if len(payload) > MaxPayload {
-		return Signal{}, fmt.Errorf("%s hook payload is %d bytes, more than the %d allowed", cli, len(payload), MaxPayload)
+		return agentstate.Signal{}, fmt.Errorf("%s hook payload is %d bytes, more than the %d allowed", cli, len(payload), MaxPayload)
 	}
 	s, err := fn(payload)
 	if err != nil {
-		return Signal{}, fmt.Errorf("read the %s hook payload: %w", cli, err)
+		return agentstate.Signal{}, fmt.Errorf("read the %s hook payload: %w", cli, err)
 	}
 	s.Why = SanitizeText(s.Why, maxWhy)
 	s.Status = SanitizeText(s.Status, maxStatus)

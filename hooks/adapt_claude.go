@@ -2,6 +2,8 @@ package hooks
 
 import (
 	"strings"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // claudePayload holds the fields agentgrid reads from a Claude Code hook's
@@ -27,30 +29,30 @@ type claudePayload struct {
 }
 
 // adaptClaude maps Claude Code hook events (stdin JSON, one object per run).
-func adaptClaude(payload []byte) (Signal, error) {
+func adaptClaude(payload []byte) (agentstate.Signal, error) {
 	var p claudePayload
 	if err := decodeObject(payload, &p); err != nil {
-		return Signal{}, err
+		return agentstate.Signal{}, err
 	}
-	s := Signal{Event: p.HookEventName, SessionID: p.SessionID}
+	s := agentstate.Signal{Event: p.HookEventName, SessionID: p.SessionID}
 	switch p.HookEventName {
 	case "SessionStart":
 		// A compaction restarts the session mid-turn; the agent keeps working.
 		if p.Source == "compact" {
-			s.State, s.Why = StateRunning, "context compacted"
+			s.State, s.Why = agentstate.Running, "context compacted"
 			break
 		}
-		s.State, s.Why = StateIdle, "session started"
+		s.State, s.Why = agentstate.Idle, "session started"
 		if p.Source != "" {
 			s.Why += " (" + p.Source + ")"
 		}
 	case "UserPromptSubmit":
-		s.State, s.Why = StateRunning, "prompt submitted"
+		s.State, s.Why = agentstate.Running, "prompt submitted"
 		if p.Prompt != "" {
 			s.Why += ": " + firstLine(p.Prompt)
 		}
 	case "PreToolUse", "PostToolUse":
-		s.State = StateRunning
+		s.State = agentstate.Running
 		s.Status = claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
 		s.Why = "tool: " + s.Status
 		if p.HookEventName == "PostToolUse" {
@@ -58,10 +60,10 @@ func adaptClaude(payload []byte) (Signal, error) {
 		}
 	case "PostToolUseFailure":
 		if p.IsInterrupt {
-			s.State, s.Why = StateIdle, "interrupted by the user"
+			s.State, s.Why = agentstate.Idle, "interrupted by the user"
 			break
 		}
-		s.State = StateRunning
+		s.State = agentstate.Running
 		s.Status = claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
 		s.Why = "tool failed: " + s.Status
 		if p.Error != "" {
@@ -69,7 +71,7 @@ func adaptClaude(payload []byte) (Signal, error) {
 		}
 	case "PermissionRequest":
 		what := claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
-		s.State, s.Why, s.Status = StateWaiting, "permission: "+what, "permission: "+what
+		s.State, s.Why, s.Status = agentstate.Waiting, "permission: "+what, "permission: "+what
 	case "Notification":
 		reason := p.Message
 		if reason == "" {
@@ -81,18 +83,18 @@ func adaptClaude(payload []byte) (Signal, error) {
 		switch p.NotifType {
 		case "idle_prompt":
 			// The turn ended a while ago and nothing was typed since: idle, not blocked.
-			s.State, s.Why = StateIdle, reason
+			s.State, s.Why = agentstate.Idle, reason
 		case "auth_success":
 			// Nothing about the agent's work.
 		default: // permission_prompt, elicitation_dialog, or an older CLI without a type
-			s.State, s.Why, s.Status = StateWaiting, reason, reason
+			s.State, s.Why, s.Status = agentstate.Waiting, reason, reason
 		}
 	case "Stop":
-		s.State, s.Why = StateIdle, "turn finished"
+		s.State, s.Why = agentstate.Idle, "turn finished"
 		s.Status = summary(p.LastMessage)
 	case "SubagentStart":
 		s.SubagentDelta = 1
-		s.State, s.Why = StateRunning, "subagent started"
+		s.State, s.Why = agentstate.Running, "subagent started"
 		if p.AgentType != "" {
 			s.Why += ": " + p.AgentType
 		}
@@ -104,7 +106,7 @@ func adaptClaude(payload []byte) (Signal, error) {
 			s.Why += ": " + p.AgentType
 		}
 	case "PreCompact":
-		s.State, s.Why, s.Status = StateRunning, "compacting the context", "compacting"
+		s.State, s.Why, s.Status = agentstate.Running, "compacting the context", "compacting"
 	case "SessionEnd":
 		s.SessionEnd = true
 		s.Why = "session ended"

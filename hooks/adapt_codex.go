@@ -1,6 +1,10 @@
 package hooks
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+)
 
 // codexPayload is the JSON Codex passes as the last argument of its
 // `notify` program. Its keys are kebab-case.
@@ -22,19 +26,19 @@ type codexPayload struct {
 // adaptCodex maps Codex notify payloads. The documented one is
 // "agent-turn-complete"; approval-style types ("approval-requested",
 // "exec-approval-request", ...) are treated as the agent waiting for the user.
-func adaptCodex(payload []byte) (Signal, error) {
+func adaptCodex(payload []byte) (agentstate.Signal, error) {
 	var p codexPayload
 	if err := decodeObject(payload, &p); err != nil {
-		return Signal{}, err
+		return agentstate.Signal{}, err
 	}
 	if p.Type == "" && p.HookEventName != "" {
 		// Lifecycle hooks share Claude Code's payload shape.
 		return adaptClaude(payload)
 	}
-	s := Signal{Event: p.Type, SessionID: p.ThreadID}
+	s := agentstate.Signal{Event: p.Type, SessionID: p.ThreadID}
 	switch {
 	case p.Type == "agent-turn-complete":
-		s.State, s.Why = StateIdle, "turn complete"
+		s.State, s.Why = agentstate.Idle, "turn complete"
 		s.Status = summary(p.LastMessage)
 	case strings.Contains(p.Type, "approval"):
 		reason := firstLine(p.Message)
@@ -49,7 +53,7 @@ func adaptCodex(payload []byte) (Signal, error) {
 		} else {
 			reason = "approval: " + reason
 		}
-		s.State, s.Why, s.Status = StateWaiting, reason, reason
+		s.State, s.Why, s.Status = agentstate.Waiting, reason, reason
 	}
 	return s, nil
 }

@@ -1,5 +1,7 @@
 package hooks
 
+import "github.com/agentgrid/agentgrid/internal/agentstate"
+
 // geminiPayload holds the fields agentgrid reads from a Gemini CLI hook's stdin.
 type geminiPayload struct {
 	SessionID      string         `json:"session_id"`
@@ -18,32 +20,32 @@ type geminiPayload struct {
 }
 
 // adaptGemini maps Gemini CLI hook events (stdin JSON).
-func adaptGemini(payload []byte) (Signal, error) {
+func adaptGemini(payload []byte) (agentstate.Signal, error) {
 	var p geminiPayload
 	if err := decodeObject(payload, &p); err != nil {
-		return Signal{}, err
+		return agentstate.Signal{}, err
 	}
-	s := Signal{Event: p.HookEventName, SessionID: p.SessionID}
+	s := agentstate.Signal{Event: p.HookEventName, SessionID: p.SessionID}
 	switch p.HookEventName {
 	case "SessionStart":
-		s.State, s.Why = StateIdle, "session started"
+		s.State, s.Why = agentstate.Idle, "session started"
 		if p.Source != "" {
 			s.Why += " (" + p.Source + ")"
 		}
 	case "BeforeAgent":
-		s.State, s.Why = StateRunning, "prompt submitted"
+		s.State, s.Why = agentstate.Running, "prompt submitted"
 		if p.Prompt != "" {
 			s.Why += ": " + firstLine(p.Prompt)
 		}
 	case "BeforeTool", "AfterTool":
-		s.State = StateRunning
+		s.State = agentstate.Running
 		s.Status = geminiToolStatus(p.ToolName, p.ToolInput, p.Cwd)
 		s.Why = "tool: " + s.Status
 		if p.HookEventName == "AfterTool" {
 			s.Why = "tool finished: " + s.Status
 		}
 	case "BeforeModel", "AfterModel", "BeforeToolSelection":
-		s.State, s.Why = StateRunning, "model working"
+		s.State, s.Why = agentstate.Running, "model working"
 	case "Notification":
 		reason := firstLine(p.Message)
 		if reason == "" {
@@ -54,12 +56,12 @@ func adaptGemini(payload []byte) (Signal, error) {
 				reason = "permission: " + tool
 			}
 		}
-		s.State, s.Why, s.Status = StateWaiting, reason, reason
+		s.State, s.Why, s.Status = agentstate.Waiting, reason, reason
 	case "AfterAgent":
-		s.State, s.Why = StateIdle, "turn finished"
+		s.State, s.Why = agentstate.Idle, "turn finished"
 		s.Status = summary(p.PromptResponse)
 	case "PreCompress":
-		s.State, s.Why, s.Status = StateRunning, "compressing the context", "compressing"
+		s.State, s.Why, s.Status = agentstate.Running, "compressing the context", "compressing"
 	case "SessionEnd":
 		s.SessionEnd = true
 		s.Why = "session ended"

@@ -3,6 +3,8 @@ package hooks
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // opencodePayload is what agentgrid's OpenCode plugin (see OpenCodePlugin)
@@ -47,18 +49,18 @@ type opencodeProps struct {
 }
 
 // adaptOpenCode maps OpenCode events forwarded by agentgrid's plugin.
-func adaptOpenCode(payload []byte) (Signal, error) {
+func adaptOpenCode(payload []byte) (agentstate.Signal, error) {
 	var p opencodePayload
 	if err := decodeObject(payload, &p); err != nil {
-		return Signal{}, err
+		return agentstate.Signal{}, err
 	}
 	var pr opencodeProps
 	if len(p.Properties) > 0 && string(p.Properties) != "null" {
 		if err := json.Unmarshal(p.Properties, &pr); err != nil {
-			return Signal{}, err
+			return agentstate.Signal{}, err
 		}
 	}
-	s := Signal{Event: p.Type, SessionID: pr.SessionID}
+	s := agentstate.Signal{Event: p.Type, SessionID: pr.SessionID}
 	if s.SessionID == "" {
 		s.SessionID = pr.Info.ID
 	}
@@ -74,22 +76,22 @@ func adaptOpenCode(payload []byte) (Signal, error) {
 	}
 	switch p.Type {
 	case "session.idle":
-		s.State, s.Why = StateIdle, "session idle"
+		s.State, s.Why = agentstate.Idle, "session idle"
 	case "session.status":
 		switch pr.Status.Type {
 		case "busy":
-			s.State, s.Why = StateRunning, "session busy"
+			s.State, s.Why = agentstate.Running, "session busy"
 		case "idle":
-			s.State, s.Why = StateIdle, "session idle"
+			s.State, s.Why = agentstate.Idle, "session idle"
 		case "retry":
-			s.State, s.Why = StateRunning, "retrying"
+			s.State, s.Why = agentstate.Running, "retrying"
 			if pr.Status.Message != "" {
 				s.Why += ": " + firstLine(pr.Status.Message)
 			}
 			s.Status = s.Why
 		}
 	case "chat.message":
-		s.State, s.Why = StateRunning, "prompt submitted"
+		s.State, s.Why = agentstate.Running, "prompt submitted"
 	case "permission.updated", "permission.asked", "permission.ask":
 		what := firstLine(pr.Title)
 		if what == "" {
@@ -106,11 +108,11 @@ func adaptOpenCode(payload []byte) (Signal, error) {
 		} else {
 			what = "permission: " + what
 		}
-		s.State, s.Why, s.Status = StateWaiting, what, what
+		s.State, s.Why, s.Status = agentstate.Waiting, what, what
 	case "permission.replied":
-		s.State, s.Why = StateRunning, "permission answered"
+		s.State, s.Why = agentstate.Running, "permission answered"
 	case "tool.execute.before", "tool.execute.after":
-		s.State = StateRunning
+		s.State = agentstate.Running
 		s.Status = opencodeToolStatus(pr.Tool, pr.Args)
 		s.Why = "tool: " + s.Status
 		if p.Type == "tool.execute.after" {
@@ -124,7 +126,7 @@ func adaptOpenCode(payload []byte) (Signal, error) {
 		if msg == "" {
 			msg = "unknown error"
 		}
-		s.State, s.Why, s.Status = StateIdle, "error: "+msg, "error: "+msg
+		s.State, s.Why, s.Status = agentstate.Idle, "error: "+msg, "error: "+msg
 	case "server.instance.disposed", "session.deleted":
 		s.SessionEnd, s.Why = true, "session ended"
 	}

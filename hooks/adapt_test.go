@@ -5,68 +5,70 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // Every fixture in testdata/<cli>/ is a payload written from that CLI's
 // documented hook schema; each must appear in this table.
 var adaptCases = []struct {
 	cli, fixture string
-	want         Signal
+	want         agentstate.Signal
 }{
 	// Claude Code
-	{"claude", "session_start", Signal{Event: "SessionStart", State: StateIdle, Why: "session started (startup)"}},
-	{"claude", "session_start_compact", Signal{Event: "SessionStart", State: StateRunning, Why: "context compacted"}},
-	{"claude", "user_prompt_submit", Signal{Event: "UserPromptSubmit", State: StateRunning, Why: "prompt submitted: Fix the flaky test in layout …"}},
-	{"claude", "pre_tool_use_bash", Signal{Event: "PreToolUse", State: StateRunning, Status: "Bash: go test ./...", Why: "tool: Bash: go test ./..."}},
-	{"claude", "pre_tool_use_edit", Signal{Event: "PreToolUse", State: StateRunning, Status: "Edit: layout/layout.go", Why: "tool: Edit: layout/layout.go"}},
-	{"claude", "pre_tool_use_write_outside", Signal{Event: "PreToolUse", State: StateRunning, Status: "Write: /tmp/notes.txt", Why: "tool: Write: /tmp/notes.txt"}},
-	{"claude", "pre_tool_use_read", Signal{Event: "PreToolUse", State: StateRunning, Status: "Read: README.md", Why: "tool: Read: README.md"}},
-	{"claude", "pre_tool_use_grep", Signal{Event: "PreToolUse", State: StateRunning, Status: "Grep: func decide in orchestrator", Why: "tool: Grep: func decide in orchestrator"}},
-	{"claude", "pre_tool_use_task", Signal{Event: "PreToolUse", State: StateRunning, Status: "Task: Survey the layout code", Why: "tool: Task: Survey the layout code"}},
-	{"claude", "pre_tool_use_mcp", Signal{Event: "PreToolUse", State: StateRunning, Status: "MCP agentgrid.spawn_agent", Why: "tool: MCP agentgrid.spawn_agent"}},
-	{"claude", "post_tool_use", Signal{Event: "PostToolUse", State: StateRunning, Status: "Bash: go test ./...", Why: "tool finished: Bash: go test ./..."}},
-	{"claude", "post_tool_use_failure", Signal{Event: "PostToolUseFailure", State: StateRunning, Status: "Bash: make lint", Why: "tool failed: Bash: make lint: exit status 2"}},
-	{"claude", "post_tool_use_failure_interrupt", Signal{Event: "PostToolUseFailure", State: StateIdle, Why: "interrupted by the user"}},
-	{"claude", "permission_request", Signal{Event: "PermissionRequest", State: StateWaiting, Status: "permission: Bash: rm -rf build", Why: "permission: Bash: rm -rf build"}},
-	{"claude", "notification_permission", Signal{Event: "Notification", State: StateWaiting, Status: "Claude needs your permission to use Bash", Why: "Claude needs your permission to use Bash"}},
-	{"claude", "notification_idle", Signal{Event: "Notification", State: StateIdle, Why: "Claude is waiting for your input"}},
-	{"claude", "notification_untyped", Signal{Event: "Notification", State: StateWaiting, Status: "Claude needs your attention", Why: "Claude needs your attention"}},
-	{"claude", "stop", Signal{Event: "Stop", State: StateIdle, Why: "turn finished", Status: "All 42 tests pass now. …"}},
-	{"claude", "subagent_start", Signal{Event: "SubagentStart", State: StateRunning, SubagentDelta: 1, Why: "subagent started: Explore"}},
-	{"claude", "subagent_stop", Signal{Event: "SubagentStop", SubagentDelta: -1, Why: "subagent finished: Explore"}},
-	{"claude", "pre_compact", Signal{Event: "PreCompact", State: StateRunning, Status: "compacting", Why: "compacting the context"}},
-	{"claude", "session_end", Signal{Event: "SessionEnd", SessionEnd: true, Why: "session ended (prompt_input_exit)"}},
+	{"claude", "session_start", agentstate.Signal{Event: "SessionStart", State: agentstate.Idle, Why: "session started (startup)"}},
+	{"claude", "session_start_compact", agentstate.Signal{Event: "SessionStart", State: agentstate.Running, Why: "context compacted"}},
+	{"claude", "user_prompt_submit", agentstate.Signal{Event: "UserPromptSubmit", State: agentstate.Running, Why: "prompt submitted: Fix the flaky test in layout …"}},
+	{"claude", "pre_tool_use_bash", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Bash: go test ./...", Why: "tool: Bash: go test ./..."}},
+	{"claude", "pre_tool_use_edit", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Edit: layout/layout.go", Why: "tool: Edit: layout/layout.go"}},
+	{"claude", "pre_tool_use_write_outside", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Write: /tmp/notes.txt", Why: "tool: Write: /tmp/notes.txt"}},
+	{"claude", "pre_tool_use_read", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Read: README.md", Why: "tool: Read: README.md"}},
+	{"claude", "pre_tool_use_grep", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Grep: func decide in orchestrator", Why: "tool: Grep: func decide in orchestrator"}},
+	{"claude", "pre_tool_use_task", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Task: Survey the layout code", Why: "tool: Task: Survey the layout code"}},
+	{"claude", "pre_tool_use_mcp", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "MCP agentgrid.spawn_agent", Why: "tool: MCP agentgrid.spawn_agent"}},
+	{"claude", "post_tool_use", agentstate.Signal{Event: "PostToolUse", State: agentstate.Running, Status: "Bash: go test ./...", Why: "tool finished: Bash: go test ./..."}},
+	{"claude", "post_tool_use_failure", agentstate.Signal{Event: "PostToolUseFailure", State: agentstate.Running, Status: "Bash: make lint", Why: "tool failed: Bash: make lint: exit status 2"}},
+	{"claude", "post_tool_use_failure_interrupt", agentstate.Signal{Event: "PostToolUseFailure", State: agentstate.Idle, Why: "interrupted by the user"}},
+	{"claude", "permission_request", agentstate.Signal{Event: "PermissionRequest", State: agentstate.Waiting, Status: "permission: Bash: rm -rf build", Why: "permission: Bash: rm -rf build"}},
+	{"claude", "notification_permission", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Claude needs your permission to use Bash", Why: "Claude needs your permission to use Bash"}},
+	{"claude", "notification_idle", agentstate.Signal{Event: "Notification", State: agentstate.Idle, Why: "Claude is waiting for your input"}},
+	{"claude", "notification_untyped", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Claude needs your attention", Why: "Claude needs your attention"}},
+	{"claude", "stop", agentstate.Signal{Event: "Stop", State: agentstate.Idle, Why: "turn finished", Status: "All 42 tests pass now. …"}},
+	{"claude", "subagent_start", agentstate.Signal{Event: "SubagentStart", State: agentstate.Running, SubagentDelta: 1, Why: "subagent started: Explore"}},
+	{"claude", "subagent_stop", agentstate.Signal{Event: "SubagentStop", SubagentDelta: -1, Why: "subagent finished: Explore"}},
+	{"claude", "pre_compact", agentstate.Signal{Event: "PreCompact", State: agentstate.Running, Status: "compacting", Why: "compacting the context"}},
+	{"claude", "session_end", agentstate.Signal{Event: "SessionEnd", SessionEnd: true, Why: "session ended (prompt_input_exit)"}},
 
 	// Codex notify
-	{"codex", "agent_turn_complete", Signal{Event: "agent-turn-complete", State: StateIdle, Why: "turn complete", Status: "Renamed the package and updated 14 imports.", SessionID: "0199a1b2-c3d4"}},
-	{"codex", "agent_turn_complete_empty", Signal{Event: "agent-turn-complete", State: StateIdle, Why: "turn complete", SessionID: "0199a1b2-c3d4"}},
-	{"codex", "approval_requested", Signal{Event: "approval-requested", State: StateWaiting, Why: "approval: run git push --force", Status: "approval: run git push --force", SessionID: "0199a1b2-c3d4"}},
-	{"codex", "unknown_type", Signal{Event: "something-new", SessionID: "0199a1b2-c3d4"}},
+	{"codex", "agent_turn_complete", agentstate.Signal{Event: "agent-turn-complete", State: agentstate.Idle, Why: "turn complete", Status: "Renamed the package and updated 14 imports.", SessionID: "0199a1b2-c3d4"}},
+	{"codex", "agent_turn_complete_empty", agentstate.Signal{Event: "agent-turn-complete", State: agentstate.Idle, Why: "turn complete", SessionID: "0199a1b2-c3d4"}},
+	{"codex", "approval_requested", agentstate.Signal{Event: "approval-requested", State: agentstate.Waiting, Why: "approval: run git push --force", Status: "approval: run git push --force", SessionID: "0199a1b2-c3d4"}},
+	{"codex", "unknown_type", agentstate.Signal{Event: "something-new", SessionID: "0199a1b2-c3d4"}},
 
 	// Gemini CLI
-	{"gemini", "session_start", Signal{Event: "SessionStart", State: StateIdle, Why: "session started (startup)", SessionID: "gem-5521"}},
-	{"gemini", "before_agent", Signal{Event: "BeforeAgent", State: StateRunning, Why: "prompt submitted: Add a --json flag to list", SessionID: "gem-5521"}},
-	{"gemini", "before_tool_shell", Signal{Event: "BeforeTool", State: StateRunning, Status: "Shell: go build ./...", Why: "tool: Shell: go build ./...", SessionID: "gem-5521"}},
-	{"gemini", "before_tool_write", Signal{Event: "BeforeTool", State: StateRunning, Status: "Write: cmd_list.go", Why: "tool: Write: cmd_list.go", SessionID: "gem-5521"}},
-	{"gemini", "after_tool", Signal{Event: "AfterTool", State: StateRunning, Status: "Read: go.mod", Why: "tool finished: Read: go.mod", SessionID: "gem-5521"}},
-	{"gemini", "notification_permission", Signal{Event: "Notification", State: StateWaiting, Status: "Allow run_shell_command: rm -rf dist?", Why: "Allow run_shell_command: rm -rf dist?", SessionID: "gem-5521"}},
-	{"gemini", "after_agent", Signal{Event: "AfterAgent", State: StateIdle, Why: "turn finished", Status: "Added --json to list; tests pass.", SessionID: "gem-5521"}},
-	{"gemini", "pre_compress", Signal{Event: "PreCompress", State: StateRunning, Status: "compressing", Why: "compressing the context", SessionID: "gem-5521"}},
-	{"gemini", "session_end", Signal{Event: "SessionEnd", SessionEnd: true, Why: "session ended (exit)", SessionID: "gem-5521"}},
+	{"gemini", "session_start", agentstate.Signal{Event: "SessionStart", State: agentstate.Idle, Why: "session started (startup)", SessionID: "gem-5521"}},
+	{"gemini", "before_agent", agentstate.Signal{Event: "BeforeAgent", State: agentstate.Running, Why: "prompt submitted: Add a --json flag to list", SessionID: "gem-5521"}},
+	{"gemini", "before_tool_shell", agentstate.Signal{Event: "BeforeTool", State: agentstate.Running, Status: "Shell: go build ./...", Why: "tool: Shell: go build ./...", SessionID: "gem-5521"}},
+	{"gemini", "before_tool_write", agentstate.Signal{Event: "BeforeTool", State: agentstate.Running, Status: "Write: cmd_list.go", Why: "tool: Write: cmd_list.go", SessionID: "gem-5521"}},
+	{"gemini", "after_tool", agentstate.Signal{Event: "AfterTool", State: agentstate.Running, Status: "Read: go.mod", Why: "tool finished: Read: go.mod", SessionID: "gem-5521"}},
+	{"gemini", "notification_permission", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Allow run_shell_command: rm -rf dist?", Why: "Allow run_shell_command: rm -rf dist?", SessionID: "gem-5521"}},
+	{"gemini", "after_agent", agentstate.Signal{Event: "AfterAgent", State: agentstate.Idle, Why: "turn finished", Status: "Added --json to list; tests pass.", SessionID: "gem-5521"}},
+	{"gemini", "pre_compress", agentstate.Signal{Event: "PreCompress", State: agentstate.Running, Status: "compressing", Why: "compressing the context", SessionID: "gem-5521"}},
+	{"gemini", "session_end", agentstate.Signal{Event: "SessionEnd", SessionEnd: true, Why: "session ended (exit)", SessionID: "gem-5521"}},
 
 	// OpenCode (events forwarded by agentgrid's plugin)
-	{"opencode", "session_idle", Signal{Event: "session.idle", State: StateIdle, Why: "session idle", SessionID: "ses_01"}},
-	{"opencode", "session_status_busy", Signal{Event: "session.status", State: StateRunning, Why: "session busy", SessionID: "ses_01"}},
-	{"opencode", "session_status_retry", Signal{Event: "session.status", State: StateRunning, Why: "retrying: rate limited", Status: "retrying: rate limited", SessionID: "ses_01"}},
-	{"opencode", "permission_updated", Signal{Event: "permission.updated", State: StateWaiting, Why: "permission: git push origin main", Status: "permission: git push origin main", SessionID: "ses_01"}},
-	{"opencode", "permission_asked", Signal{Event: "permission.asked", State: StateWaiting, Why: "permission: edit src/app.ts", Status: "permission: edit src/app.ts", SessionID: "ses_01"}},
-	{"opencode", "permission_replied", Signal{Event: "permission.replied", State: StateRunning, Why: "permission answered", SessionID: "ses_01"}},
-	{"opencode", "tool_execute_before", Signal{Event: "tool.execute.before", State: StateRunning, Status: "bash: bun test", Why: "tool: bash: bun test", SessionID: "ses_01"}},
-	{"opencode", "chat_message", Signal{Event: "chat.message", State: StateRunning, Why: "prompt submitted", SessionID: "ses_01"}},
-	{"opencode", "session_error", Signal{Event: "session.error", State: StateIdle, Why: "error: Overloaded, try again later", Status: "error: Overloaded, try again later", SessionID: "ses_01"}},
-	{"opencode", "subagent_created", Signal{Event: "session.created", SubagentDelta: 1, Why: "subagent started", SessionID: "ses_02"}},
-	{"opencode", "subagent_idle", Signal{Event: "session.idle", SubagentDelta: -1, Why: "subagent finished", SessionID: "ses_02"}},
-	{"opencode", "instance_disposed", Signal{Event: "server.instance.disposed", SessionEnd: true, Why: "session ended"}},
+	{"opencode", "session_idle", agentstate.Signal{Event: "session.idle", State: agentstate.Idle, Why: "session idle", SessionID: "ses_01"}},
+	{"opencode", "session_status_busy", agentstate.Signal{Event: "session.status", State: agentstate.Running, Why: "session busy", SessionID: "ses_01"}},
+	{"opencode", "session_status_retry", agentstate.Signal{Event: "session.status", State: agentstate.Running, Why: "retrying: rate limited", Status: "retrying: rate limited", SessionID: "ses_01"}},
+	{"opencode", "permission_updated", agentstate.Signal{Event: "permission.updated", State: agentstate.Waiting, Why: "permission: git push origin main", Status: "permission: git push origin main", SessionID: "ses_01"}},
+	{"opencode", "permission_asked", agentstate.Signal{Event: "permission.asked", State: agentstate.Waiting, Why: "permission: edit src/app.ts", Status: "permission: edit src/app.ts", SessionID: "ses_01"}},
+	{"opencode", "permission_replied", agentstate.Signal{Event: "permission.replied", State: agentstate.Running, Why: "permission answered", SessionID: "ses_01"}},
+	{"opencode", "tool_execute_before", agentstate.Signal{Event: "tool.execute.before", State: agentstate.Running, Status: "bash: bun test", Why: "tool: bash: bun test", SessionID: "ses_01"}},
+	{"opencode", "chat_message", agentstate.Signal{Event: "chat.message", State: agentstate.Running, Why: "prompt submitted", SessionID: "ses_01"}},
+	{"opencode", "session_error", agentstate.Signal{Event: "session.error", State: agentstate.Idle, Why: "error: Overloaded, try again later", Status: "error: Overloaded, try again later", SessionID: "ses_01"}},
+	{"opencode", "subagent_created", agentstate.Signal{Event: "session.created", SubagentDelta: 1, Why: "subagent started", SessionID: "ses_02"}},
+	{"opencode", "subagent_idle", agentstate.Signal{Event: "session.idle", SubagentDelta: -1, Why: "subagent finished", SessionID: "ses_02"}},
+	{"opencode", "instance_disposed", agentstate.Signal{Event: "server.instance.disposed", SessionEnd: true, Why: "session ended"}},
 }
 
 const claudeSession = "3f1c2a9e-7b7d-4c55-9a0e-5d2f0c1b8e11"
@@ -159,7 +161,7 @@ func TestAdaptUnknownEventIsNotAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s != (Signal{Event: "SomethingNew", SessionID: "x"}) {
+	if s != (agentstate.Signal{Event: "SomethingNew", SessionID: "x"}) {
 		t.Errorf("got %+v", s)
 	}
 }
@@ -189,7 +191,7 @@ func TestCodexLifecycleHooksUseClaudeShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.State != StateIdle || s.Status != "done" {
+	if s.State != agentstate.Idle || s.Status != "done" {
 		t.Errorf("got %+v", s)
 	}
 }

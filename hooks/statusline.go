@@ -5,13 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// Counts are the agent counts shown at the left of the status line.
-type Counts struct {
-	Running, Waiting, Idle, Done, Failed, Queued int
-}
 
 // StatusLineStyle holds raw SGR prefixes (such as "\x1b[1;33m") for each part
 // of the line, so this package draws styled text without depending on the
@@ -36,7 +32,7 @@ func (s StatusLineStyle) any() bool {
 
 // StatusLineInput is everything the status line shows.
 type StatusLineInput struct {
-	Counts  Counts
+	Counts  agentstate.Counts
 	Entries []StatusEntry // drawn ordered by key (notices first) whatever the order given
 	// Focus is the focused pane's title ("" for none).
 	Focus string
@@ -55,16 +51,16 @@ const (
 
 type countPart struct {
 	n    int
-	name string
+	name agentstate.State
 }
 
 // statusSepWidth is statusSep's display width ("│" is one cell, three bytes).
 var statusSepWidth = ansi.StringWidth(statusSep)
 
-func countList(c Counts) []countPart {
+func countList(c agentstate.Counts) []countPart {
 	return []countPart{
-		{c.Running, "running"}, {c.Waiting, "waiting"}, {c.Idle, "idle"},
-		{c.Done, "done"}, {c.Failed, "failed"}, {c.Queued, "queued"},
+		{c.Running, agentstate.Running}, {c.Waiting, agentstate.Waiting}, {c.Idle, agentstate.Idle},
+		{c.Done, agentstate.Done}, {c.Failed, agentstate.Failed}, {c.Queued, agentstate.Queued},
 	}
 }
 
@@ -94,12 +90,12 @@ func RenderStatusLine(in StatusLineInput, width int) string {
 		}
 		style := st.Counts
 		switch {
-		case p.name == "waiting" && st.Waiting != "":
+		case p.name == agentstate.Waiting && st.Waiting != "":
 			style = st.Waiting
-		case p.name == "failed" && st.Failed != "":
+		case p.name == agentstate.Failed && st.Failed != "":
 			style = st.Failed
 		}
-		left.WriteString(style + strconv.Itoa(p.n) + " " + p.name + st.Base)
+		left.WriteString(style + strconv.Itoa(p.n) + " " + string(p.name) + st.Base)
 	}
 	leftStr := left.String()
 	leftW := ansi.StringWidth(leftStr)

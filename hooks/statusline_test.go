@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/charmbracelet/x/ansi"
 )
 
 func TestRenderStatusLinePlain(t *testing.T) {
 	in := StatusLineInput{
-		Counts: Counts{Running: 2, Waiting: 1, Done: 3, Queued: 4},
+		Counts: agentstate.Counts{Running: 2, Waiting: 1, Done: 3, Queued: 4},
 		Entries: []StatusEntry{
 			{Key: "zz", Text: "last"},
 			{Key: "build", Text: "✓ green"},
@@ -50,7 +51,7 @@ func TestRenderStatusLineCountsAlwaysShowRunning(t *testing.T) {
 	if strings.TrimSpace(got) != "0 running" {
 		t.Errorf("empty line = %q", got)
 	}
-	got = RenderStatusLine(StatusLineInput{Counts: Counts{Failed: 1, Idle: 2}}, 40)
+	got = RenderStatusLine(StatusLineInput{Counts: agentstate.Counts{Failed: 1, Idle: 2}}, 40)
 	if strings.TrimSpace(got) != "0 running · 2 idle · 1 failed" {
 		t.Errorf("counts = %q", got)
 	}
@@ -58,7 +59,7 @@ func TestRenderStatusLineCountsAlwaysShowRunning(t *testing.T) {
 
 func TestRenderStatusLineWideText(t *testing.T) {
 	in := StatusLineInput{
-		Counts:        Counts{Running: 1},
+		Counts:        agentstate.Counts{Running: 1},
 		Entries:       []StatusEntry{{Key: "a", Text: "日本語のテキストです"}, {Key: "b", Text: "🚀 deploy 👩‍💻"}},
 		MaxEntryWidth: 9,
 	}
@@ -84,7 +85,7 @@ func TestRenderStatusLineWideText(t *testing.T) {
 func TestRenderStatusLineSanitizesAndStyles(t *testing.T) {
 	st := StatusLineStyle{Base: "\x1b[48;5;236m", Counts: "\x1b[1m", Waiting: "\x1b[33m", Entry: "\x1b[37m", Stale: "\x1b[2m", Focus: "\x1b[36m"}
 	in := StatusLineInput{
-		Counts:  Counts{Running: 1, Waiting: 2},
+		Counts:  agentstate.Counts{Running: 1, Waiting: 2},
 		Entries: []StatusEntry{{Key: "evil", Text: "a\x1b[2Jb\nc"}, {Key: "old", Text: "stale one", Stale: true}},
 		Focus:   "main",
 		Style:   st,
@@ -109,7 +110,7 @@ func TestRenderStatusLineManyEntries(t *testing.T) {
 	for i := range 50 {
 		s.Set(fmt.Sprintf("k%02d", i), fmt.Sprintf("entry number %d with some text", i), "", "", time.Minute)
 	}
-	in := StatusLineInput{Counts: Counts{Running: 3}, Entries: s.Entries(), Focus: "focus"}
+	in := StatusLineInput{Counts: agentstate.Counts{Running: 3}, Entries: s.Entries(), Focus: "focus"}
 	got := RenderStatusLine(in, 200)
 	if ansi.StringWidth(got) != 200 || !strings.HasSuffix(strings.TrimRight(got, " "), "…") {
 		t.Errorf("50 entries at width 200: %q", got)
@@ -124,7 +125,7 @@ func BenchmarkRenderStatusLine50(b *testing.B) {
 	for i := range entries {
 		entries[i] = StatusEntry{Key: fmt.Sprintf("k%02d", i), Text: fmt.Sprintf("entry %d ✓ 日本", i)}
 	}
-	in := StatusLineInput{Counts: Counts{Running: 5, Waiting: 1, Done: 9}, Entries: entries, Focus: "a3 tests",
+	in := StatusLineInput{Counts: agentstate.Counts{Running: 5, Waiting: 1, Done: 9}, Entries: entries, Focus: "a3 tests",
 		Style: StatusLineStyle{Base: "\x1b[48;5;236m", Entry: "\x1b[37m"}}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/layout"
 )
 
@@ -321,7 +322,7 @@ func (e *Engine) Agent(id string) (AgentInfo, bool) {
 // Signal applies a hook adapter's signal to an agent (source names the
 // adapter, e.g. "claude"): state evidence, subagent counts and the agent's
 // status entry.
-func (e *Engine) Signal(id string, sig hooks.Signal, source string) error {
+func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 	var err error
 	if derr := e.do(func() {
 		var a *agent
@@ -339,13 +340,13 @@ func (e *Engine) Signal(id string, sig hooks.Signal, source string) error {
 		}
 		state := sig.State
 		if sig.SessionEnd && state == "" {
-			state, why = "idle", "agent CLI session ended"
+			state, why = StateIdle, "agent CLI session ended"
 		}
 		e.apply(a, evidence{Kind: evHook, Why: why, Source: src, HookState: state, SubagentDelta: sig.SubagentDelta})
 		switch {
 		case sig.Status != "":
 			e.status.Set(id, sig.Status, id, src, 0)
-		case sig.State == "idle" || sig.State == "waiting" || sig.SessionEnd:
+		case sig.State.Resting() || sig.SessionEnd:
 			e.status.Clear(id)
 		}
 		e.publish()

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
-	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -114,9 +114,9 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 
 	wantForbidden(t, "send to main", c.Send(ctx, MainID, "echo owned\r"))
 	wantForbidden(t, "send to a sibling", c.Send(ctx, sib.ID, "x"))
-	wantForbidden(t, "signal a sibling", c.Signal(ctx, sib.ID, "claude", hooks.Signal{State: "waiting", Why: "permission: rm -rf /"}))
-	wantForbidden(t, "signal its own child", c.Signal(ctx, child.ID, "claude", hooks.Signal{State: "waiting"}))
-	wantForbidden(t, "signal main", c.Signal(ctx, MainID, "claude", hooks.Signal{State: "waiting"}))
+	wantForbidden(t, "signal a sibling", c.Signal(ctx, sib.ID, "claude", agentstate.Signal{State: "waiting", Why: "permission: rm -rf /"}))
+	wantForbidden(t, "signal its own child", c.Signal(ctx, child.ID, "claude", agentstate.Signal{State: "waiting"}))
+	wantForbidden(t, "signal main", c.Signal(ctx, MainID, "claude", agentstate.Signal{State: "waiting"}))
 	_, err = c.Agent(ctx, MainID)
 	wantForbidden(t, "get main", err)
 	_, err = c.Capture(ctx, sib.ID, false, 0)
@@ -143,7 +143,7 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 		}
 	}
 
-	wantOK(t, "signal itself", c.Signal(ctx, a1.ID, "claude", hooks.Signal{State: "waiting", Why: "question"}))
+	wantOK(t, "signal itself", c.Signal(ctx, a1.ID, "claude", agentstate.Signal{State: "waiting", Why: "question"}))
 	waitAgent(t, e, a1.ID, "waiting from its own hook", func(a AgentInfo) bool { return a.State == StateWaiting })
 	wantOK(t, "status of its own", c.SetStatus(ctx, "tests", "3 failing", a1.ID, 0))
 	wantOK(t, "send to itself", c.Send(ctx, a1.ID, "x"))
@@ -214,7 +214,7 @@ func TestForgedTokensAndGrants(t *testing.T) {
 
 	b := dialAs(t, sock, e.AgentToken(boss.ID))
 	wantOK(t, "a granted kind sends to main", b.Send(ctx, MainID, "from boss\r"))
-	wantOK(t, "a granted kind signals another agent", b.Signal(ctx, plain.ID, "claude", hooks.Signal{State: "waiting", Why: "asked"}))
+	wantOK(t, "a granted kind signals another agent", b.Signal(ctx, plain.ID, "claude", agentstate.Signal{State: "waiting", Why: "asked"}))
 	waitAgent(t, e, plain.ID, "waiting from the boss's signal", func(a AgentInfo) bool { return a.State == StateWaiting })
 
 	m := dialAs(t, sock, e.AgentToken(mailer.ID))
@@ -307,9 +307,9 @@ func TestAuthzHelperProcess(t *testing.T) {
 			os.Exit(1)
 		}
 		check("send to main", c.Send(ctx, MainID, "echo owned\r"), CodeForbidden)
-		check("signal a sibling", c.Signal(ctx, sibling, "claude", hooks.Signal{State: "waiting", Why: "permission: rm -rf /"}), CodeForbidden)
+		check("signal a sibling", c.Signal(ctx, sibling, "claude", agentstate.Signal{State: "waiting", Why: "permission: rm -rf /"}), CodeForbidden)
 		self := os.Getenv("AGENTGRID_AGENT_ID")
-		check("signal itself", c.Signal(ctx, self, "claude", hooks.Signal{State: "running", Why: "working"}), 0)
+		check("signal itself", c.Signal(ctx, self, "claude", agentstate.Signal{State: "running", Why: "working"}), 0)
 		child, err := c.Spawn(ctx, SpawnParams{Title: "child", Argv: []string{"sleep", "1000"}})
 		check("spawn a child", err, 0)
 		if err == nil {

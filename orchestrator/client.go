@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // EnvSocket is the environment variable that points children of a session at
@@ -420,7 +421,7 @@ func (c *Client) Explain(ctx context.Context, id string) (Explanation, error) {
 
 // Signal reports what an agent CLI's hook said about agent id; cli names the
 // adapter that produced s.
-func (c *Client) Signal(ctx context.Context, id, cli string, s hooks.Signal) error {
+func (c *Client) Signal(ctx context.Context, id, cli string, s agentstate.Signal) error {
 	return c.Call(ctx, MethodAgentSignal, SignalParams{ID: id, CLI: cli, Signal: s}, nil)
 }
 

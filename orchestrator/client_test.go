@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 func dialSockClient(t *testing.T, s *Server) *Client {
@@ -79,7 +79,7 @@ func TestClientEveryMethod(t *testing.T) {
 		t.Errorf("explain = %+v, %v", ex, err)
 	}
 
-	sig := hooks.Signal{Event: "PreToolUse", State: "running", Status: "Bash: go test", SubagentDelta: 1}
+	sig := agentstate.Signal{Event: "PreToolUse", State: "running", Status: "Bash: go test", SubagentDelta: 1}
 	if err := c.Signal(ctx, "a1", "claude", sig); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -282,7 +283,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	}
 	waitAgent(t, e, in.ID, "running on activity", func(a AgentInfo) bool { return a.State == StateRunning })
 	// A hook says it waits for permission.
-	if err := e.Signal(in.ID, hooks.Signal{Event: "PermissionRequest", State: "waiting", Why: "permission: Bash: ls", Status: "Bash: ls"}, "claude"); err != nil {
+	if err := e.Signal(in.ID, agentstate.Signal{Event: "PermissionRequest", State: "waiting", Why: "permission: Bash: ls", Status: "Bash: ls"}, "claude"); err != nil {
 		t.Fatal(err)
 	}
 	a := waitAgent(t, e, in.ID, "waiting", func(a AgentInfo) bool { return a.State == StateWaiting })
@@ -311,7 +312,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	if err := e.Input(in.ID, []byte("\x1b")); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Signal(in.ID, hooks.Signal{Event: "Stop", State: "idle"}, "claude"); err != nil {
+	if err := e.Signal(in.ID, agentstate.Signal{Event: "Stop", State: "idle"}, "claude"); err != nil {
 		t.Fatal(err)
 	}
 	a = waitAgent(t, e, in.ID, "idle", func(a AgentInfo) bool { return a.State == StateIdle })
@@ -319,9 +320,9 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 		t.Fatalf("after interrupt: %+v", a)
 	}
 	// Subagents never end the agent.
-	_ = e.Signal(in.ID, hooks.Signal{Event: "SubagentStart", SubagentDelta: 1}, "claude")
-	_ = e.Signal(in.ID, hooks.Signal{Event: "SubagentStop", SubagentDelta: -1, State: "idle"}, "claude")
-	_ = e.Signal(in.ID, hooks.Signal{Event: "SubagentStart", SubagentDelta: 1}, "claude")
+	_ = e.Signal(in.ID, agentstate.Signal{Event: "SubagentStart", SubagentDelta: 1}, "claude")
+	_ = e.Signal(in.ID, agentstate.Signal{Event: "SubagentStop", SubagentDelta: -1, State: "idle"}, "claude")
+	_ = e.Signal(in.ID, agentstate.Signal{Event: "SubagentStart", SubagentDelta: 1}, "claude")
 	a, _ = e.Agent(in.ID)
 	if a.Subagents != 1 || a.State.Finished() {
 		t.Fatalf("subagents: %+v", a)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -136,7 +137,7 @@ func (b *mcpBackend) Wait(ctx context.Context, ids []string) ([]AgentInfo, error
 	}
 }
 
-func (b *mcpBackend) Signal(string, hooks.Signal, string) error { return nil }
+func (b *mcpBackend) Signal(string, agentstate.Signal, string) error { return nil }
 func (b *mcpBackend) Explain(id string) (Explanation, error) {
 	return Explanation{}, fmt.Errorf("no agent with id %q", id)
 }

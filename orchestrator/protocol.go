@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // The control socket speaks JSON-RPC 2.0, one message per line, over a unix
@@ -157,9 +157,9 @@ type CaptureResult struct {
 // SignalParams are the parameters of agent.signal, sent by `agentgrid hook`:
 // CLI names the adapter (claude, codex, gemini, opencode) that produced Signal.
 type SignalParams struct {
-	ID     string       `json:"id"`
-	CLI    string       `json:"cli"`
-	Signal hooks.Signal `json:"signal"`
+	ID     string            `json:"id"`
+	CLI    string            `json:"cli"`
+	Signal agentstate.Signal `json:"signal"`
 }
 
 // StatusParams are the parameters of status.set. An empty Text clears the

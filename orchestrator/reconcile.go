@@ -350,21 +350,8 @@ func (e *Engine) publish() {
 		index[a.id] = i
 		in := a.info(queued[a.id], number[a.id])
 		snap.Agents = append(snap.Agents, in)
-		switch {
-		case in.QueuePos > 0:
-			snap.Counts.Queued++
-		case a.f.State == StateRunning:
-			snap.Counts.Running++
-		case a.f.State == StateWaiting:
-			snap.Counts.Waiting++
-		case a.f.State == StateIdle:
-			snap.Counts.Idle++
-		case a.f.State == StateDone:
-			snap.Counts.Done++
-		case a.f.State == StateFailed, a.f.State == StateKilled && !a.closed:
-			snap.Counts.Failed++
-		case a.f.State == StatePending, a.f.State == StateStarting:
-			snap.Counts.Queued++
+		if in.QueuePos > 0 || a.f.State != StateKilled || !a.closed { // a closed agent's kill is no failure
+			snap.Counts.Add(a.f.State, in.QueuePos > 0)
 		}
 	}
 	for i, id := range s.visible {

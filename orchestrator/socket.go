@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // Backend is what the control socket serves: the engine's commands and
@@ -28,7 +29,7 @@ type Backend interface {
 	Wait(ctx context.Context, ids []string) ([]AgentInfo, error)
 	// Signal applies a hook adapter's signal; source is the adapter's name
 	// ("claude"), recorded by the engine as "hook:claude".
-	Signal(id string, s hooks.Signal, source string) error
+	Signal(id string, s agentstate.Signal, source string) error
 	Explain(id string) (Explanation, error)
 	Status() *hooks.StatusStore
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
-	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -97,7 +97,7 @@ func TestSocketAgainstRealEngine(t *testing.T) {
 	if err != nil || !res.TimedOut || res.Agents[0].State.Finished() {
 		t.Fatalf("timed wait on a running agent = %+v, %v", res, err)
 	}
-	if err := c.Signal(ctx, cat.ID, "claude", hooks.Signal{Event: "Notification", State: "waiting", Why: "permission: Bash"}); err != nil {
+	if err := c.Signal(ctx, cat.ID, "claude", agentstate.Signal{Event: "Notification", State: "waiting", Why: "permission: Bash"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := c.Agent(ctx, cat.ID); err != nil || got.State != StateWaiting || got.Source != "hook:claude" {

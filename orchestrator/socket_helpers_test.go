@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // sockBackend is an in-memory Backend that records what the socket asked of it.
@@ -37,7 +38,7 @@ type sockBackend struct {
 
 type sockSignalCall struct {
 	ID, Source string
-	Signal     hooks.Signal
+	Signal     agentstate.Signal
 }
 
 var sockUnknownAgent = func(id string) error { return fmt.Errorf("no agent with id %q", id) }
@@ -202,7 +203,7 @@ func (f *sockBackend) Wait(ctx context.Context, ids []string) ([]AgentInfo, erro
 	}
 }
 
-func (f *sockBackend) Signal(id string, s hooks.Signal, source string) error {
+func (f *sockBackend) Signal(id string, s agentstate.Signal, source string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, ok := f.agents[id]; !ok {

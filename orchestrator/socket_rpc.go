@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // handler runs one method. It returns the result to encode, or an error object.
@@ -481,7 +481,7 @@ func handleSignal(ctx context.Context, s *Server, params json.RawMessage) (any, 
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
 	}
-	var sig hooks.Signal
+	var sig agentstate.Signal
 	if len(p.Signal) > 0 && !isNull(p.Signal) {
 		if err := json.Unmarshal(p.Signal, &sig); err != nil {
 			var te *json.UnmarshalTypeError

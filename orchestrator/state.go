@@ -42,7 +42,7 @@ type evidence struct {
 	Time          time.Time
 	Why           string
 	Source        string // hooks: "hook:claude"
-	HookState     string // "", running, waiting, idle
+	HookState     State  // "", running, waiting, idle
 	SubagentDelta int
 	Code          int
 	Killed        bool
@@ -146,15 +146,8 @@ func fuseHook(f fusion, ev evidence, t time.Time) fusion {
 		// A subagent finishing says nothing about its parent.
 		return f
 	}
-	var st State
-	switch ev.HookState {
-	case "running":
-		st = StateRunning
-	case "waiting":
-		st = StateWaiting
-	case "idle":
-		st = StateIdle
-	default:
+	st := ev.HookState
+	if !st.Reported() {
 		return f // status only
 	}
 	if !f.State.Alive() && f.State != StateStarting {

@@ -11,7 +11,7 @@ func TestFuseState(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	started := evidence{Kind: evStarted, Time: at(0)}
 	hook := func(s int, state, why string) evidence {
-		return evidence{Kind: evHook, Time: at(s), HookState: state, Why: why, Source: "hook:claude"}
+		return evidence{Kind: evHook, Time: at(s), HookState: State(state), Why: why, Source: "hook:claude"}
 	}
 	tests := []struct {
 		name   string

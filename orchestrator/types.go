@@ -4,31 +4,26 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
-// State is an agent's lifecycle state.
-type State string
+// State is an agent's lifecycle state; the vocabulary is agentstate's.
+type State = agentstate.State
 
-// Lifecycle: pending -> starting -> running <-> waiting / idle -> done | failed | killed.
+// The engine's short names for agentstate's states.
 const (
-	StatePending  State = "pending"  // not started: waiting for a slot or a concurrency limit
-	StateStarting State = "starting" // the process is being started
-	StateRunning  State = "running"  // working
-	StateWaiting  State = "waiting"  // needs the user's input
-	StateIdle     State = "idle"     // alive, nothing to do
-	StateDone     State = "done"     // exited with code 0
-	StateFailed   State = "failed"   // exited non-zero, or could not start
-	StateKilled   State = "killed"   // closed by the user or the session's end
+	StatePending  = agentstate.Pending
+	StateStarting = agentstate.Starting
+	StateRunning  = agentstate.Running
+	StateWaiting  = agentstate.Waiting
+	StateIdle     = agentstate.Idle
+	StateDone     = agentstate.Done
+	StateFailed   = agentstate.Failed
+	StateKilled   = agentstate.Killed
 )
-
-// Finished reports whether s is final (done, failed or killed).
-func (s State) Finished() bool { return s == StateDone || s == StateFailed || s == StateKilled }
-
-// Alive reports whether s is a state of a live process.
-func (s State) Alive() bool { return s == StateRunning || s == StateWaiting || s == StateIdle }
 
 // MainID is the agent id of the orchestrator in the main view.
 const MainID = "main"
@@ -122,11 +117,6 @@ type Options struct {
 	Watchdog GroupWatcher
 }
 
-// Counts are the numbers shown in the status line.
-type Counts struct {
-	Running, Waiting, Idle, Done, Failed, Queued int
-}
-
 // PaneView is one pane for the UI to draw.
 type PaneView struct {
 	Agent   AgentInfo
@@ -146,7 +136,7 @@ type Snapshot struct {
 	Main       *PaneView   // nil if there is no main view
 	Panes      []PaneView  // visible agents, slot order
 	Agents     []AgentInfo // all agents (main excluded), in creation order
-	Counts     Counts
+	Counts     agentstate.Counts
 	// Capacity is how many agent panes fit at the current size.
 	Capacity int
 	// WaitSeq counts transitions of any agent (main included) into waiting;

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -24,7 +25,7 @@ type Styles struct {
 	// Title is a pane title in its border; TitleFocused the focused one's.
 	Title        lipgloss.Style
 	TitleFocused lipgloss.Style
-	// Badge maps an agent state (see States) to its badge style.
+	// Badge maps an agent state (see agentstate.Badges) to its badge style.
 	Badge map[string]lipgloss.Style
 
 	StatusLine   lipgloss.Style
@@ -127,7 +128,7 @@ func (p Palette) Styles() Styles {
 		BorderWaiting: fg(p.BorderWaiting),
 		Title:         fg(p.Title),
 		TitleFocused:  fg(p.BorderFocus).Bold(true),
-		Badge:         make(map[string]lipgloss.Style, len(States)),
+		Badge:         make(map[string]lipgloss.Style, len(agentstate.Badges())),
 
 		StatusLine:   on(p.StatusFg, p.StatusBg),
 		StatusCounts: on(p.StatusCounts, p.StatusBg).Bold(true),
@@ -158,7 +159,7 @@ func (p Palette) Styles() Styles {
 		BorderWaiting: sgr(p.BorderWaiting, ""),
 		Title:         sgr(p.Title, ""),
 		TitleFocused:  sgr(p.BorderFocus, "", bold),
-		Badge:         make(map[string]string, len(States)),
+		Badge:         make(map[string]string, len(agentstate.Badges())),
 
 		StatusLine:   sgr(p.StatusFg, p.StatusBg),
 		StatusCounts: sgr(p.StatusCounts, p.StatusBg, bold),
@@ -175,7 +176,8 @@ func (p Palette) Styles() Styles {
 		Notice:   sgr(p.Notice, "", bold),
 		Error:    sgr(p.Error, "", bold),
 	}
-	for _, st := range States {
+	for _, b := range agentstate.Badges() {
+		st := string(b)
 		c := p.Badge(st)
 		s.Badge[st] = fg(c).Bold(true)
 		s.SGR.Badge[st] = sgr(c, "", bold)

@@ -68,9 +68,6 @@ type Palette struct {
 	Error  string `toml:"error"`
 }
 
-// States are the agent states that have a badge colour, in display order.
-var States = []string{"pending", "starting", "running", "waiting", "idle", "done", "failed", "killed", "queued"}
-
 // Names returns the built-in theme names.
 func Names() []string { return []string{"dark", "light"} }
 

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 func TestBuiltinsDefineEveryToken(t *testing.T) {
@@ -39,7 +41,8 @@ func TestTokensCoverUI(t *testing.T) {
 	want := []string{"foreground", "background", "muted", "accent", "border", "border_focused", "border_waiting", "title",
 		"status_bg", "status_fg", "status_counts", "status_entry", "status_stale",
 		"overlay_bg", "overlay_fg", "overlay_border", "overlay_selected", "help_key", "help_desc", "notice", "error"}
-	for _, st := range States {
+	for _, b := range agentstate.Badges() {
+		st := string(b)
 		want = append(want, "badge_"+st)
 	}
 	got := map[string]bool{}
@@ -69,7 +72,8 @@ func TestStyles(t *testing.T) {
 	if s.SGR.Border != "\x1b[0;38;2;74;77;94m" {
 		t.Errorf("Border SGR = %q", s.SGR.Border)
 	}
-	for _, st := range States {
+	for _, b := range agentstate.Badges() {
+		st := string(b)
 		if _, ok := s.Badge[st]; !ok {
 			t.Errorf("no badge style for %s", st)
 		}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
@@ -118,7 +119,7 @@ func where(a *orchestrator.AgentInfo) string {
 		return fmt.Sprintf("pane %d", a.Number)
 	case a.QueuePos > 0:
 		return fmt.Sprintf("queued #%d", a.QueuePos)
-	case finished(string(a.State)):
+	case a.State.Finished():
 		return "closed"
 	}
 	return "off screen"
@@ -140,9 +141,9 @@ func (a *agentsOverlay) View() ([]string, int, int) {
 	inner := a.boxW - 3
 	for j := a.top; j < len(a.agents) && j < a.top+n; j++ {
 		ag := &a.agents[j]
-		st := string(ag.State)
-		state := stateSymbol(st) + " " + st
-		if finished(st) && ag.ExitCode != nil && st != stateKilled {
+		st := ag.State
+		state := stateSymbol(st) + " " + string(st)
+		if st.Finished() && ag.ExitCode != nil && st != agentstate.Killed {
 			state = fmt.Sprintf("%s exit %d", stateSymbol(st), *ag.ExitCode)
 		}
 		why := ag.Why
@@ -160,7 +161,7 @@ func (a *agentsOverlay) View() ([]string, int, int) {
 		if why = sanitizeLabel(why); why != "" {
 			text += " — " + why
 		}
-		row := fmt.Sprintf("%-6s %s%-12s%s %-11s %6s  %s", ag.ID, a.st.ovBadge(st), ansi.Truncate(state, 12, ""), sgrReset, where(ag), age, text)
+		row := fmt.Sprintf("%-6s %s%-12s%s %-11s %6s  %s", ag.ID, a.st.ovBadge(string(st)), ansi.Truncate(state, 12, ""), sgrReset, where(ag), age, text)
 		if ansi.StringWidth(row) > inner {
 			row = ansi.Truncate(row, inner, "…")
 		}

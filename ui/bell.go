@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
@@ -23,7 +24,7 @@ func (m *Model) waitingTransitions(first bool) string {
 	// Two maps take turns, so a refresh allocates none.
 	seen := m.spareStates
 	if seen == nil {
-		seen = make(map[string]string, len(m.snap.Agents)+1)
+		seen = make(map[string]agentstate.State, len(m.snap.Agents)+1)
 	}
 	clear(seen)
 	var sb strings.Builder
@@ -32,20 +33,20 @@ func (m *Model) waitingTransitions(first bool) string {
 	}
 	notified := false
 	check := func(a *orchestrator.AgentInfo) {
-		st := string(a.State)
+		st := a.State
 		seen[a.ID] = st
 		if !newWaits || first || !m.cfg.UI.OSC9 {
 			return
 		}
 		brief := a.ID == m.snap.LastWaiting && !notified
-		if !brief && (st != stateWaiting || m.prevStates[a.ID] == stateWaiting) {
+		if !brief && (st != agentstate.Waiting || m.prevStates[a.ID] == agentstate.Waiting) {
 			return
 		}
 		if a.ID == m.snap.LastWaiting {
 			notified = true
 		}
 		msg := "agentgrid: " + sanitizeLabel(paneTitle(a, "")) + " is waiting"
-		if why := sanitizeLabel(a.Why); why != "" && st == stateWaiting {
+		if why := sanitizeLabel(a.Why); why != "" && st == agentstate.Waiting {
 			msg += ": " + why
 		}
 		sb.WriteString(ansi.Notify(msg))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 )
@@ -60,7 +61,7 @@ func newBench16(tb testing.TB) *bench16 {
 	}
 	b.in.width, b.in.height = w, h
 	b.in.status = hooks.RenderStatusLine(hooks.StatusLineInput{
-		Counts: hooks.Counts{Running: 12, Waiting: 1, Done: 2, Queued: 4}, Focus: "main",
+		Counts: agentstate.Counts{Running: 12, Waiting: 1, Done: 2, Queued: 4}, Focus: "main",
 		Entries: []hooks.StatusEntry{{Key: "build", Text: "✓ green"}, {Key: "ci", Text: "3/4 jobs"}},
 	}, w)
 	return b

@@ -1,15 +1,17 @@
 package ui
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -127,7 +129,7 @@ func testSnapshot() orchestrator.Snapshot {
 		Cols: 80, Rows: 23, Layout: layout.MainVertical, Focus: orchestrator.MainID,
 		Main: &main, Panes: []orchestrator.PaneView{a1, a2},
 		Agents: []orchestrator.AgentInfo{a1.Agent, a2.Agent},
-		Counts: orchestrator.Counts{Running: 1, Idle: 1},
+		Counts: agentstate.Counts{Running: 1, Idle: 1},
 	}
 }
 

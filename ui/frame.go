@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -168,7 +169,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			id:      a.ID,
 			box:     p.Box,
 			focused: a.ID == m.snap.Focus || (m.snap.Focus == "" && p.Focused),
-			waiting: string(a.State) == stateWaiting,
+			waiting: a.State == agentstate.Waiting,
 		}
 		s := m.scroll[a.ID]
 		termTitle := ""
@@ -242,9 +243,8 @@ func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) strin
 	if w <= 0 {
 		return lead
 	}
-	c := m.snap.Counts
 	k := statusKey{
-		counts:  hooks.Counts{Running: c.Running, Waiting: c.Waiting, Idle: c.Idle, Done: c.Done, Failed: c.Failed, Queued: c.Queued},
+		counts:  m.snap.Counts,
 		entries: entries,
 		focus:   focusTitle,
 		lead:    lead,
@@ -280,7 +280,7 @@ func paneTitle(a *orchestrator.AgentInfo, termTitle string) string {
 
 // badgeOf extracts the badge inputs of an agent.
 func badgeOf(a *orchestrator.AgentInfo) badgeInput {
-	return badgeInput{state: string(a.State), since: a.Since, started: a.Started, ended: a.Ended, exitCode: a.ExitCode}
+	return badgeInput{state: a.State, since: a.Since, started: a.Started, ended: a.Ended, exitCode: a.ExitCode}
 }
 
 // sameInput reports whether two frame inputs draw the same frame.
@@ -386,13 +386,13 @@ func (m *Model) scheduleLabelTick(now time.Time) tea.Cmd {
 	}
 	for _, p := range m.panes() {
 		a := &p.Agent
-		st := string(a.State)
-		if finished(st) || a.Since.IsZero() {
+		st := a.State
+		if st.Finished() || a.Since.IsZero() {
 			continue
 		}
 		d := now.Sub(a.Since)
 		t := now.Add(nextBadgeChange(st, d))
-		if restingState(st) || d >= time.Minute {
+		if st.Resting() || d >= time.Minute {
 			// A minute-step label: shared refreshes on the quantum grid.
 			t = alignUp(t, labelQuantum)
 		}

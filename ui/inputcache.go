@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // The per-second label refresh rebuilds the frame input of every pane even
@@ -14,7 +15,7 @@ import (
 
 // statusKey is everything the status line's text depends on.
 type statusKey struct {
-	counts  hooks.Counts
+	counts  agentstate.Counts
 	entries []hooks.StatusEntry
 	focus   string
 	lead    string

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 func TestAgentEntriesReusesUnchanged(t *testing.T) {
@@ -40,7 +41,7 @@ func TestStatusCacheRendersOnlyOnChange(t *testing.T) {
 	var c statusCache
 	renders := 0
 	render := func() string { renders++; return "line" }
-	k := statusKey{counts: hooks.Counts{Running: 2}, entries: []hooks.StatusEntry{{Key: "k", Text: "t"}}, focus: "f", width: 80}
+	k := statusKey{counts: agentstate.Counts{Running: 2}, entries: []hooks.StatusEntry{{Key: "k", Text: "t"}}, focus: "f", width: 80}
 	for range 3 {
 		c.get(k, render)
 	}

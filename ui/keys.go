@@ -227,7 +227,7 @@ func (m *Model) focusNumber(n string) {
 // askClose closes an agent, asking first while its process still runs.
 func (m *Model) askClose(a orchestrator.AgentInfo) tea.Cmd {
 	id := a.ID
-	if !live(string(a.State)) {
+	if a.State.Finished() {
 		_ = m.eng.Close(id)
 		return nil
 	}
@@ -243,7 +243,7 @@ func (m *Model) askClose(a orchestrator.AgentInfo) tea.Cmd {
 func (m *Model) askQuit() tea.Cmd {
 	var running []string
 	for _, a := range m.snap.Agents {
-		if live(string(a.State)) {
+		if !a.State.Finished() {
 			running = append(running, a.ID)
 		}
 	}

@@ -4,46 +4,26 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
-
-// Agent states as the engine names them; the UI compares strings so that it
-// stays a pure reader of the snapshot.
-const (
-	statePending  = "pending"
-	stateStarting = "starting"
-	stateRunning  = "running"
-	stateWaiting  = "waiting"
-	stateIdle     = "idle"
-	stateDone     = "done"
-	stateFailed   = "failed"
-	stateKilled   = "killed"
-)
-
-// finished reports whether an agent in state s has ended for good.
-func finished(s string) bool {
-	return s == stateDone || s == stateFailed || s == stateKilled
-}
-
-// live reports whether closing an agent in state s would stop a process
-// that still has work to do, which is when the UI asks first.
-func live(s string) bool { return !finished(s) }
 
 // stateSymbol is the glyph in front of a state badge.
-func stateSymbol(s string) string {
+func stateSymbol(s agentstate.State) string {
 	switch s {
-	case stateRunning:
+	case agentstate.Running:
 		return "●"
-	case stateWaiting:
+	case agentstate.Waiting:
 		return "▲"
-	case stateIdle:
+	case agentstate.Idle:
 		return "○"
-	case stateDone:
+	case agentstate.Done:
 		return "✓"
-	case stateFailed:
+	case agentstate.Failed:
 		return "✗"
-	case stateKilled:
+	case agentstate.Killed:
 		return "■"
-	case statePending, stateStarting:
+	case agentstate.Pending, agentstate.Starting:
 		return "◌"
 	}
 	return "·"
@@ -51,7 +31,7 @@ func stateSymbol(s string) string {
 
 // badgeInput is what a state badge is made of.
 type badgeInput struct {
-	state    string
+	state    agentstate.State
 	since    time.Time // when the current state began
 	started  *time.Time
 	ended    *time.Time
@@ -62,9 +42,9 @@ type badgeInput struct {
 // "✓ exit 0 · 3m12s", "✗ exit 2 · 4s", "■ killed · 1h05m".
 func stateBadge(b badgeInput, now time.Time) string {
 	sym := stateSymbol(b.state)
-	if finished(b.state) {
-		s := sym + " " + b.state
-		if b.exitCode != nil && b.state != stateKilled {
+	if b.state.Finished() {
+		s := sym + " " + string(b.state)
+		if b.exitCode != nil && b.state != agentstate.Killed {
 			s = sym + " exit " + strconv.Itoa(*b.exitCode)
 		}
 		if b.started != nil && b.ended != nil && !b.ended.Before(*b.started) {
@@ -73,21 +53,20 @@ func stateBadge(b badgeInput, now time.Time) string {
 		return s
 	}
 	if b.since.IsZero() {
-		return sym + " " + b.state
+		return sym + " " + string(b.state)
 	}
 	d := now.Sub(b.since)
-	if restingState(b.state) {
-		return sym + " " + b.state + " " + restingDuration(d)
+	if b.state.Resting() {
+		return sym + " " + string(b.state) + " " + restingDuration(d)
 	}
-	return sym + " " + b.state + " " + coarseDuration(d)
+	return sym + " " + string(b.state) + " " + coarseDuration(d)
 }
 
-// restingState reports whether an agent in state s is resting: idle or
-// waiting for the user. Its badge counts minutes, not seconds, since
-// nothing else on its pane moves: a session of idle agents then draws
-// nothing for a minute at a time, where a seconds count would wake it every
-// second to redraw every badge.
-func restingState(s string) bool { return s == stateIdle || s == stateWaiting }
+// An agent that is resting (agentstate.State.Resting: idle or waiting for
+// the user) has a badge that counts minutes, not seconds, since nothing else
+// on its pane moves: a session of idle agents then draws nothing for a
+// minute at a time, where a seconds count would wake it every second to
+// redraw every badge.
 
 // restingDuration renders how long an agent has been resting: "<1m" in the
 // first minute, then as coarseDuration.
@@ -100,8 +79,8 @@ func restingDuration(d time.Duration) string {
 
 // nextBadgeChange is how long until the badge of an agent d into state s
 // shows a new elapsed time.
-func nextBadgeChange(s string, d time.Duration) time.Duration {
-	if restingState(s) && d >= 0 && d < time.Minute {
+func nextBadgeChange(s agentstate.State, d time.Duration) time.Duration {
+	if s.Resting() && d >= 0 && d < time.Minute {
 		return time.Minute - d
 	}
 	return nextLabelChange(d)

@@ -3,6 +3,8 @@ package ui
 import (
 	"testing"
 	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 func TestStateBadge(t *testing.T) {
@@ -14,17 +16,17 @@ func TestStateBadge(t *testing.T) {
 		in   badgeInput
 		want string
 	}{
-		{"running seconds", badgeInput{state: stateRunning, since: now.Add(-12 * time.Second)}, "● running 12s"},
-		{"waiting minutes", badgeInput{state: stateWaiting, since: now.Add(-3*time.Minute - 59*time.Second)}, "▲ waiting 3m"},
-		{"waiting first minute", badgeInput{state: stateWaiting, since: now.Add(-59 * time.Second)}, "▲ waiting <1m"},
-		{"idle first minute", badgeInput{state: stateIdle, since: now.Add(-12 * time.Second)}, "○ idle <1m"},
-		{"idle one minute", badgeInput{state: stateIdle, since: now.Add(-time.Minute)}, "○ idle 1m"},
-		{"idle hours", badgeInput{state: stateIdle, since: now.Add(-65 * time.Minute)}, "○ idle 1h05m"},
-		{"no since", badgeInput{state: statePending}, "◌ pending"},
-		{"done", badgeInput{state: stateDone, exitCode: code(0), started: at(-192 * time.Second), ended: at(0)}, "✓ exit 0 · 3m12s"},
-		{"failed", badgeInput{state: stateFailed, exitCode: code(2), started: at(-4 * time.Second), ended: at(0)}, "✗ exit 2 · 4s"},
-		{"failed to start", badgeInput{state: stateFailed}, "✗ failed"},
-		{"killed", badgeInput{state: stateKilled, exitCode: code(-1), started: at(-time.Hour), ended: at(0)}, "■ killed · 1h00m"},
+		{"running seconds", badgeInput{state: agentstate.Running, since: now.Add(-12 * time.Second)}, "● running 12s"},
+		{"waiting minutes", badgeInput{state: agentstate.Waiting, since: now.Add(-3*time.Minute - 59*time.Second)}, "▲ waiting 3m"},
+		{"waiting first minute", badgeInput{state: agentstate.Waiting, since: now.Add(-59 * time.Second)}, "▲ waiting <1m"},
+		{"idle first minute", badgeInput{state: agentstate.Idle, since: now.Add(-12 * time.Second)}, "○ idle <1m"},
+		{"idle one minute", badgeInput{state: agentstate.Idle, since: now.Add(-time.Minute)}, "○ idle 1m"},
+		{"idle hours", badgeInput{state: agentstate.Idle, since: now.Add(-65 * time.Minute)}, "○ idle 1h05m"},
+		{"no since", badgeInput{state: agentstate.Pending}, "◌ pending"},
+		{"done", badgeInput{state: agentstate.Done, exitCode: code(0), started: at(-192 * time.Second), ended: at(0)}, "✓ exit 0 · 3m12s"},
+		{"failed", badgeInput{state: agentstate.Failed, exitCode: code(2), started: at(-4 * time.Second), ended: at(0)}, "✗ exit 2 · 4s"},
+		{"failed to start", badgeInput{state: agentstate.Failed}, "✗ failed"},
+		{"killed", badgeInput{state: agentstate.Killed, exitCode: code(-1), started: at(-time.Hour), ended: at(0)}, "■ killed · 1h00m"},
 	}
 	for _, tt := range tests {
 		if got := stateBadge(tt.in, now); got != tt.want {
@@ -61,14 +63,14 @@ func TestNextLabelChange(t *testing.T) {
 func TestNextBadgeChange(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
-		state   string
+		state   agentstate.State
 		d, want time.Duration
 	}{
-		{stateRunning, 12 * time.Second, time.Second},
-		{stateIdle, 12 * time.Second, 48 * time.Second},
-		{stateWaiting, 0, time.Minute},
-		{stateIdle, 90 * time.Second, 30 * time.Second},
-		{stateRunning, 90 * time.Second, 30 * time.Second},
+		{agentstate.Running, 12 * time.Second, time.Second},
+		{agentstate.Idle, 12 * time.Second, 48 * time.Second},
+		{agentstate.Waiting, 0, time.Minute},
+		{agentstate.Idle, 90 * time.Second, 30 * time.Second},
+		{agentstate.Running, 90 * time.Second, 30 * time.Second},
 	}
 	for _, tt := range tests {
 		got := nextBadgeChange(tt.state, tt.d)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/themes"
 )
@@ -72,11 +73,11 @@ type Model struct {
 	overlay      overlay
 	mouseDown    string // pane id a mouse button went down in (drags go there)
 	outerFocused bool
-	prevStates   map[string]string // agent id -> state at the last frame
-	waitSeq      uint64            // the engine's WaitSeq at the last frame
-	spareStates  map[string]string // the map before that, reused
-	prevFocus    string            // the focus at the last frame
-	lastFocus    string            // the pane focused before the current one
+	prevStates   map[string]agentstate.State // agent id -> state at the last frame
+	waitSeq      uint64                      // the engine's WaitSeq at the last frame
+	spareStates  map[string]agentstate.State // the map before that, reused
+	prevFocus    string                      // the focus at the last frame
+	lastFocus    string                      // the pane focused before the current one
 
 	labelTimer time.Time // when the pending label/status refresh fires; zero = none
 	labelGen   int
@@ -107,7 +108,7 @@ func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() ti
 		now:          now,
 		prefix:       prefix,
 		scroll:       map[string]*scrollState{},
-		prevStates:   map[string]string{},
+		prevStates:   map[string]agentstate.State{},
 		outerFocused: true,
 		baseDirty:    true,
 		tick:         tea.Tick,

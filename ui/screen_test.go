@@ -3,11 +3,12 @@ package ui
 import (
 	"math/rand/v2"
 
-	"github.com/agentgrid/agentgrid/panes/vterm"
-	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/charmbracelet/x/ansi"
 
 	tea "charm.land/bubbletea/v2"
 )

@@ -5,6 +5,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/themes"
 )
 
@@ -70,13 +71,13 @@ func newUIStyles(t themes.Styles) uiStyles {
 			numberFocus:   sgrStyle(p.BorderFocus, "", true, false, true),
 			entry:         g.Muted,
 			muted:         g.Muted,
-			match:         sgrStyle(p.Bg, p.Badge("waiting"), true, false, false),
+			match:         sgrStyle(p.Bg, p.Badge(string(agentstate.Waiting)), true, false, false),
 		},
 		status: hooks.StatusLineStyle{
 			Base:    g.StatusLine,
 			Counts:  g.StatusCounts,
-			Waiting: sgrStyle(p.Badge("waiting"), p.StatusBg, true, false, false),
-			Failed:  sgrStyle(p.Badge("failed"), p.StatusBg, true, false, false),
+			Waiting: sgrStyle(p.Badge(string(agentstate.Waiting)), p.StatusBg, true, false, false),
+			Failed:  sgrStyle(p.Badge(string(agentstate.Failed)), p.StatusBg, true, false, false),
 			Entry:   g.StatusEntry,
 			Stale:   g.StatusStale,
 			Focus:   sgrStyle(p.StatusFg, p.StatusBg, true, false, false),
@@ -97,7 +98,8 @@ func newUIStyles(t themes.Styles) uiStyles {
 		titleSGR:  g.OverlayTitle,
 		keySGR:    sgrStyle(p.HelpKey, p.OverlayBg, true, false, false),
 	}
-	for _, st := range themes.States {
+	for _, b := range agentstate.Badges() {
+		st := string(b)
 		s.badges[st] = g.BadgeSGR(st)
 		s.ovBadges[st] = sgrStyle(p.Badge(st), p.OverlayBg, true, false, false)
 	}
