@@ -7,11 +7,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/spf13/cobra"
@@ -61,12 +60,13 @@ claude); you do not need to configure it yourself.`,
 // logged and swallowed.
 func runHook(args []string, stdin io.Reader, getenv func(string) string, start time.Time) {
 	if len(args) == 0 {
-		hookLog(getenv, "agentgrid hook: no agent CLI named; expected one of %s", strings.Join(hooks.CLIs(), ", "))
+		hookLog(getenv, "agentgrid hook: no agent CLI named; expected one of %s", strings.Join(registry.Adapters(), ", "))
 		return
 	}
 	cli := args[0]
-	if !slices.Contains(hooks.CLIs(), cli) {
-		hookLog(getenv, "agentgrid hook: unknown agent CLI %q; expected one of %s", cli, strings.Join(hooks.CLIs(), ", "))
+	adapter, ok := registry.Adapter(cli)
+	if !ok {
+		hookLog(getenv, "agentgrid hook: unknown agent CLI %q; expected one of %s", cli, strings.Join(registry.Adapters(), ", "))
 		return
 	}
 	socket, id := getenv("AGENTGRID_SOCKET"), getenv("AGENTGRID_AGENT_ID")
@@ -83,22 +83,22 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 	}
 	defer conn.Close()
 	var payload []byte
-	if cli == "codex" && len(args) > 1 {
+	if adapter.PayloadInArgs() && len(args) > 1 {
 		payload = []byte(args[len(args)-1])
 	} else {
 		var ok bool
-		payload, ok = readBounded(stdin, hooks.MaxPayload, start.Add(hookReadBudget))
+		payload, ok = readBounded(stdin, registry.MaxPayload, start.Add(hookReadBudget))
 		if !ok {
 			hookLog(getenv, "agentgrid hook %s: no complete payload on stdin within %v", cli, hookReadBudget)
 			return
 		}
 	}
-	sig, err := hooks.Adapt(cli, payload)
+	sig, err := registry.Adapt(cli, payload)
 	if err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
 		return
 	}
-	if sig.State == "" && sig.Status == "" && sig.Why == "" && sig.SubagentDelta == 0 && !sig.SessionEnd {
+	if sig.Empty() {
 		return // an event the adapter does not map
 	}
 	// The agent's secret says who is speaking; the id only names the target.

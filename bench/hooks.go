@@ -142,7 +142,7 @@ func hbFixture() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(root, "hooks", "testdata", "claude", "pre_tool_use_bash.json"))
+	b, err := os.ReadFile(filepath.Join(root, "internal", "agentcli", "claude", "testdata", "pre_tool_use_bash.json"))
 	if err != nil {
 		return nil, fmt.Errorf("read the PreToolUse fixture: %w", err)
 	}

@@ -4,9 +4,13 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 )
 
 // Duration is a time.Duration that decodes from a TOML string such as "15s".
@@ -237,14 +241,21 @@ func Default() Config {
 	}
 }
 
-// DefaultKinds returns the built-in agent CLI presets.
+// DefaultKinds returns the built-in agent CLI presets: one per CLI of the
+// registry, named after it.
 func DefaultKinds() map[string]Kind {
-	return map[string]Kind{
-		"claude":   {Command: []string{"claude"}, PromptArgs: []string{"{prompt}"}, Hooks: "claude", MCP: true},
-		"codex":    {Command: []string{"codex"}, PromptArgs: []string{"{prompt}"}, Hooks: "codex", MCP: true},
-		"gemini":   {Command: []string{"gemini"}, PromptArgs: []string{"-i", "{prompt}"}, Hooks: "gemini", MCP: true},
-		"opencode": {Command: []string{"opencode"}, PromptArgs: []string{"--prompt", "{prompt}"}, Hooks: "opencode", MCP: true},
-		"aider":    {Command: []string{"aider"}, PromptArgs: []string{"--message", "{prompt}"}},
-		"shell":    {Command: nil},
+	kinds := make(map[string]Kind)
+	for _, c := range registry.All() {
+		kinds[c.Name()] = kindOf(c.Name(), c.Preset())
 	}
+	return kinds
+}
+
+// kindOf is the [kinds.NAME] preset of a registry CLI's defaults.
+func kindOf(name string, p agentcli.Preset) Kind {
+	k := Kind{Command: slices.Clone(p.Command), PromptArgs: slices.Clone(p.PromptArgs), MCP: p.MCP}
+	if p.Hooks {
+		k.Hooks = name
+	}
+	return k
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/layout"
 )
 
@@ -17,9 +18,6 @@ var Events = []string{
 	"session_start", "session_end", "agent_queued", "agent_started", "agent_state",
 	"agent_exited", "agent_closed", "status_changed", "bell",
 }
-
-// Adapters are the agent CLIs whose hook payloads agentgrid understands.
-var Adapters = []string{"claude", "codex", "gemini", "opencode"}
 
 // Grants are what [kinds.NAME] grants may list: each lets agents of the
 // kind do that to any agent of the session; "all" is every one of them.
@@ -181,8 +179,8 @@ func validate(cfg Config, themeDir string) []problem {
 	for _, name := range sortedMapKeys(cfg.Kinds) {
 		k := cfg.Kinds[name]
 		p := "kinds." + name
-		if k.Hooks != "" && !slices.Contains(Adapters, k.Hooks) {
-			bad(p+".hooks", "kinds.%s.hooks = %q: unknown adapter (one of %s)", name, k.Hooks, strings.Join(Adapters, ", "))
+		if _, ok := registry.Adapter(k.Hooks); k.Hooks != "" && !ok {
+			bad(p+".hooks", "kinds.%s.hooks = %q: unknown adapter (one of %s)", name, k.Hooks, strings.Join(registry.Adapters(), ", "))
 		}
 		if len(k.Command) > 0 && k.Command[0] == "" {
 			bad(p+".command", "kinds.%s.command: the program name is empty", name)

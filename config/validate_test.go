@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 )
 
 // TestMalformed decodes broken files and expects every problem, each on its
@@ -267,7 +269,7 @@ func TestEventsMatchExample(t *testing.T) {
 			t.Errorf("event %s is not documented in the example", ev)
 		}
 	}
-	for _, a := range Adapters {
+	for _, a := range registry.Adapters() {
 		if _, ok := DefaultKinds()[a]; !ok {
 			t.Errorf("adapter %s has no default kind", a)
 		}

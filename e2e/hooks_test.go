@@ -241,7 +241,7 @@ func hookCmd(t *testing.T, env []string, payload []byte, args ...string) (string
 
 func fixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "hooks", "testdata", "claude", name))
+	b, err := os.ReadFile(filepath.Join("..", "internal", "agentcli", "claude", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
 // Package hooks is agentgrid's outward-facing event layer: the events the
 // engine publishes and the bus that carries them, the status store behind the
-// status line and the line's renderer, the runner for the hook handlers
-// configured in [[hooks]], and the adapters that turn agent CLIs' own hook
-// payloads (Claude Code, Codex, Gemini CLI, OpenCode) into Signals.
+// status line and the line's renderer, and the runner for the hook handlers
+// configured in [[hooks]]. (The adapters for agent CLIs' own hooks live in
+// internal/agentcli.)
 //
 // # Event JSON
 //

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 )
 
 // Limits of one handler run.
@@ -47,7 +48,7 @@ func (f HookFailure) Message() string {
 	if f.Stderr != "" {
 		msg += ": " + f.Stderr
 	}
-	return SanitizeText(msg, 200)
+	return oneline.Sanitize(msg, 200)
 }
 
 // SetStatusRequest is a handler's answer {"set_status": {...}}.
@@ -335,7 +336,7 @@ func (h *handler) apply(out []byte, ev Event) {
 }
 
 func (h *handler) fail(ev Event, err error, timedOut bool, stderr string) {
-	f := HookFailure{Argv: h.hook.Run, Event: ev.Type, Err: err, TimedOut: timedOut, Stderr: SanitizeText(stderr, 160)}
+	f := HookFailure{Argv: h.hook.Run, Event: ev.Type, Err: err, TimedOut: timedOut, Stderr: oneline.Sanitize(stderr, 160)}
 	if ev.Agent != nil {
 		f.Agent = ev.Agent.ID
 	}

@@ -2,12 +2,10 @@ package hooks
 
 import (
 	"sort"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 )
 
 // Caps applied when an entry is stored; the status line caps each entry
@@ -91,11 +89,11 @@ func (s *StatusStore) SetNotice(key, text string, ttl time.Duration) (changed bo
 }
 
 func (s *StatusStore) set(key, text, agent, source string, ttl time.Duration, notice bool) (changed bool) {
-	key = SanitizeText(key, MaxStatusKeyLen)
+	key = oneline.Sanitize(key, MaxStatusKeyLen)
 	if key == "" {
 		return false
 	}
-	text = SanitizeText(text, MaxStatusTextLen)
+	text = oneline.Sanitize(text, MaxStatusTextLen)
 	if text == "" {
 		return s.Clear(key)
 	}
@@ -124,7 +122,7 @@ func (s *StatusStore) set(key, text, agent, source string, ttl time.Duration, no
 
 // Clear removes key; it reports whether there was a live entry to remove.
 func (s *StatusStore) Clear(key string) bool {
-	key = SanitizeText(key, MaxStatusKeyLen)
+	key = oneline.Sanitize(key, MaxStatusKeyLen)
 	s.mu.Lock()
 	old, had := s.entries[key]
 	if had {
@@ -233,60 +231,4 @@ func (s *StatusStore) expired(e StatusEntry, now time.Time) bool {
 
 func (s *StatusStore) stale(e StatusEntry, now time.Time) bool {
 	return s.staleAfter > 0 && now.Sub(e.Updated) >= s.staleAfter
-}
-
-// SanitizeText makes s safe to draw on one line: escape sequences are
-// removed, line breaks, tabs and other whitespace become single spaces, the
-// remaining control and format characters are dropped, invalid UTF-8 is
-// replaced, surrounding space is trimmed, and the result is capped at max
-// runes (ending in "…" when cut; max <= 0 means no cap).
-func SanitizeText(s string, max int) string {
-	if s == "" {
-		return ""
-	}
-	s = ansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
-	var b strings.Builder
-	b.Grow(len(s))
-	space, cut := false, false
-	n := 0
-loop:
-	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case unicode.IsControl(r), r == '\u200b', r == '\u2028', r == '\u2029', r == '\ufeff',
-			r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
-			// Controls and bidi overrides could move the cursor or reorder
-			// the rest of the status line.
-			continue
-		}
-		need := 1
-		if space {
-			need = 2
-		}
-		if max > 0 && n+need > max {
-			cut = true
-			break loop
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-		n += need
-	}
-	out := b.String()
-	if cut {
-		out = trimLastRune(out) + "…"
-	}
-	return out
-}
-
-func trimLastRune(s string) string {
-	r := []rune(s)
-	if len(r) == 0 {
-		return s
-	}
-	return string(r[:len(r)-1])
 }

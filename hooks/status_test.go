@@ -130,32 +130,6 @@ func TestStatusChangedChannelCoalesces(t *testing.T) {
 	}
 }
 
-func TestSanitizeText(t *testing.T) {
-	cases := []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"plain", 0, "plain"},
-		{"  line one\nline two\r\n\tthree  ", 0, "line one line two three"},
-		{"\x1b[31mred\x1b[0m text", 0, "red text"},
-		{"title \x1b]0;evil\x07ok", 0, "title ok"},
-		{"bell\x07 and \x00nul and \x7fdel", 0, "bell and nul and del"},
-		{"bidi \u202eoverride\u202c end", 0, "bidi override end"},
-		{"abcdefghij", 5, "abcd…"},
-		{"abcde", 5, "abcde"},
-		{"日本語のテキスト", 4, "日本語…"},
-		{"👩‍💻 coder", 0, "👩‍💻 coder"},
-		{"bad \xff utf8", 0, "bad \uFFFD utf8"},
-		{"\n\n", 0, ""},
-	}
-	for _, tc := range cases {
-		if got := SanitizeText(tc.in, tc.max); got != tc.want {
-			t.Errorf("SanitizeText(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
-		}
-	}
-}
-
 func TestStatusStoreConcurrentUse(t *testing.T) {
 	s := NewStatusStore(nil)
 	s.SetStaleAfter(time.Millisecond)

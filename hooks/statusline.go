@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -123,12 +124,12 @@ func RenderStatusLine(in StatusLineInput, width int) string {
 		if used > room {
 			break // the rest cannot show; the cut below adds the "…"
 		}
-		text := SanitizeText(e.Text, MaxStatusTextLen)
+		text := oneline.Sanitize(e.Text, MaxStatusTextLen)
 		if text == "" {
 			continue
 		}
 		if e.Agent != "" {
-			text = SanitizeText(e.Agent, MaxStatusKeyLen) + ": " + text
+			text = oneline.Sanitize(e.Agent, MaxStatusKeyLen) + ": " + text
 		}
 		w := ansi.StringWidth(text)
 		if w > capW && !e.Notice {
@@ -149,7 +150,7 @@ func RenderStatusLine(in StatusLineInput, width int) string {
 		}
 		rest.WriteString(style + text + st.Base)
 	}
-	if focus := SanitizeText(in.Focus, MaxStatusTextLen); focus != "" {
+	if focus := oneline.Sanitize(in.Focus, MaxStatusTextLen); focus != "" {
 		rest.WriteString(st.Sep + statusSep + st.Base + st.Focus + focus + st.Base)
 	}
 	rest.WriteByte(' ')

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentcli"
 )
 
 // Who may do what through the control socket.
@@ -37,8 +38,9 @@ const EnvToken = "AGENTGRID_TOKEN"
 
 // EnvTokenFile names a file holding the secret, for programs that an agent
 // CLI starts with a filtered environment (its MCP server): the secret then
-// stays out of command lines and generated settings.
-const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
+// stays out of command lines and generated settings. The wiring of each
+// agent CLI writes it.
+const EnvTokenFile = agentcli.EnvTokenFile
 
 // What a caller may be granted, per [kinds.NAME] grants.
 const (

@@ -16,8 +16,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 )
 
 // EnvSocket is the environment variable that points children of a session at
@@ -304,7 +304,7 @@ func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, re
 	}
 	if resp.Error != nil {
 		// The message is printed to the user's terminal.
-		resp.Error.Message = hooks.SanitizeText(resp.Error.Message, 1000)
+		resp.Error.Message = oneline.Sanitize(resp.Error.Message, 1000)
 		if resp.Error.Code == CodeTooManyConnections {
 			resp.Error.Message = fmt.Sprintf("too many connections to session %s; close some of its clients (agentgrid watch, agentgrid wait) and retry", sessionOfSocket(c.path))
 		}
@@ -320,7 +320,7 @@ func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, re
 		if resp.Error != nil {
 			return resp.Error
 		}
-		return fmt.Errorf("%s: the session answered request %s instead of %s", method, hooks.SanitizeText(string(resp.ID), 40), req.ID)
+		return fmt.Errorf("%s: the session answered request %s instead of %s", method, oneline.Sanitize(string(resp.ID), 40), req.ID)
 	}
 	c.put(cc)
 	if resp.Error != nil {
@@ -336,7 +336,7 @@ func (c *Client) exchange(ctx context.Context, cc *clientConn, method string, re
 
 // sessionOfSocket is the session name in a socket path.
 func sessionOfSocket(path string) string {
-	return hooks.SanitizeText(strings.TrimSuffix(filepath.Base(path), ".sock"), 64)
+	return oneline.Sanitize(strings.TrimSuffix(filepath.Base(path), ".sock"), 64)
 }
 
 func roundTrip(cc *clientConn, line []byte) ([]byte, error) {

@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,7 +10,8 @@ import (
 	"strings"
 
 	"github.com/agentgrid/agentgrid/config"
-	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 )
 
 // SessionEnv is what a kind preset needs to know about the session to wire
@@ -29,10 +29,6 @@ type SessionEnv struct {
 	Exe string
 }
 
-// hookTimeoutSeconds is the timeout written into generated hook settings;
-// `agentgrid hook` returns in milliseconds, this only bounds a wedged one.
-const hookTimeoutSeconds = 5
-
 // resolveKind turns a spawn request into the argv to run and the extra
 // environment the preset adds (the engine adds AGENTGRID_* and req.Env).
 //
@@ -40,20 +36,8 @@ const hookTimeoutSeconds = 5
 // command (or req.Argv when given) gets the prompt arguments with {prompt}
 // substituted, and the agent CLI named by the preset's `hooks` is wired to
 // this session for this process only — never by editing the user's own
-// config files:
-//
-//   - claude: a settings file with hooks calling `<exe> hook claude` for
-//     every event the adapter maps, and an MCP config naming `<exe> mcp`, both
-//     generated in StateDir and passed with --mcp-config and --settings.
-//   - codex: -c overrides for notify = [<exe>, "hook", "codex"] and
-//     mcp_servers.agentgrid.
-//   - gemini: a settings file with hooks and mcpServers, passed through
-//     GEMINI_CLI_SYSTEM_SETTINGS_PATH (the one per-process settings file Gemini
-//     CLI reads; it takes the place of /etc/gemini-cli/settings.json for this
-//     process).
-//   - opencode: OPENCODE_CONFIG_CONTENT (inline config merged over the user's)
-//     adding a generated plugin that forwards events to `<exe> hook opencode`
-//     and the MCP server.
+// config files. What the wiring is (settings files, flags, environment) is
+// each CLI's own, in internal/agentcli/NAME.
 func resolveKind(cfg config.Config, req SpawnRequest, sess SessionEnv) (argv []string, env []string, err error) {
 	if req.Kind == "" {
 		if len(req.Argv) == 0 {
@@ -131,7 +115,7 @@ func kindFor(cfg config.Config, cmd string) string {
 // cliOf names the agent CLI a command is, for MCP wiring without hooks.
 func cliOf(cmd string) string {
 	base := filepath.Base(cmd)
-	if slices.Contains(hooks.CLIs(), base) {
+	if _, ok := registry.Adapter(base); ok {
 		return base
 	}
 	return ""
@@ -149,8 +133,9 @@ func wireCLI(cli string, withHooks, withMCP bool, argv, env []string, sess Sessi
 	if cli == "" || (!withHooks && !withMCP) {
 		return argv, env, nil
 	}
-	if !slices.Contains(hooks.CLIs(), cli) {
-		return nil, nil, fmt.Errorf("unknown hooks adapter %q; known: %s", cli, strings.Join(hooks.CLIs(), ", "))
+	c, ok := registry.Adapter(cli)
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown hooks adapter %q; known: %s", cli, strings.Join(registry.Adapters(), ", "))
 	}
 	exe := sess.Exe
 	if exe == "" {
@@ -160,232 +145,8 @@ func wireCLI(cli string, withHooks, withMCP bool, argv, env []string, sess Sessi
 		}
 		exe = p
 	}
-	w := wiring{sess: sess, exe: exe, hooks: withHooks, mcp: withMCP}
-	switch cli {
-	case "claude":
-		return w.claude(argv, env)
-	case "codex":
-		return w.codex(argv, env)
-	case "gemini":
-		return w.gemini(argv, env)
-	default:
-		return w.opencode(argv, env)
-	}
-}
-
-type wiring struct {
-	sess  SessionEnv
-	exe   string
-	hooks bool
-	mcp   bool
-}
-
-// mcpEnv is the environment the MCP server needs; CLIs that start MCP
-// servers with a filtered environment (Codex) would otherwise drop it.
-func (w wiring) mcpEnv() map[string]string {
-	m := map[string]string{"AGENTGRID_SOCKET": w.sess.Socket, "AGENTGRID_SESSION": w.sess.Session}
-	if w.sess.AgentID != "" {
-		m["AGENTGRID_AGENT_ID"] = w.sess.AgentID
-	}
-	if w.sess.Token != "" {
-		// A file keeps the secret out of command lines (Codex takes this env
-		// as a -c argument) and out of the generated settings.
-		if path, err := w.file("token", []byte(w.sess.Token+"\n")); err == nil {
-			m[EnvTokenFile] = path
-		}
-	}
-	return m
-}
-
-// file writes one generated file for this agent into StateDir.
-func (w wiring) file(name string, data []byte) (string, error) {
-	if w.sess.StateDir == "" {
-		return "", errors.New("no state directory to write the generated agent settings to")
-	}
-	if err := os.MkdirAll(w.sess.StateDir, 0o700); err != nil {
-		return "", fmt.Errorf("create the state directory %s: %w", w.sess.StateDir, err)
-	}
-	id := w.sess.AgentID
-	if id == "" {
-		id = "agent"
-	}
-	path := filepath.Join(w.sess.StateDir, id+"-"+name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	return path, nil
-}
-
-func (w wiring) jsonFile(name string, v any) (string, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return "", fmt.Errorf("encode %s: %w", name, err)
-	}
-	return w.file(name, append(b, '\n'))
-}
-
-type hookCommand struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-	Name    string `json:"name,omitempty"`
-	Timeout int    `json:"timeout,omitempty"`
-}
-
-type hookGroup struct {
-	Matcher string        `json:"matcher,omitempty"`
-	Hooks   []hookCommand `json:"hooks"`
-}
-
-// hookTable builds {"Event": [{"matcher": "*", "hooks": [cmd]}]} for events.
-func hookTable(events, toolEvents []string, cmd hookCommand) map[string][]hookGroup {
-	t := make(map[string][]hookGroup, len(events))
-	for _, ev := range events {
-		g := hookGroup{Hooks: []hookCommand{cmd}}
-		if slices.Contains(toolEvents, ev) {
-			g.Matcher = "*"
-		}
-		t[ev] = []hookGroup{g}
-	}
-	return t
-}
-
-type mcpServer struct {
-	Command string            `json:"command"`
-	Args    []string          `json:"args"`
-	Env     map[string]string `json:"env,omitempty"`
-}
-
-func (w wiring) mcpServer() mcpServer {
-	return mcpServer{Command: w.exe, Args: []string{"mcp"}, Env: w.mcpEnv()}
-}
-
-// insertAfterCommand puts flags right after argv[0], before any subcommand
-// or prompt the user gave.
-func insertAfterCommand(argv []string, flags ...string) []string {
-	out := make([]string, 0, len(argv)+len(flags))
-	out = append(out, argv[0])
-	out = append(out, flags...)
-	return append(out, argv[1:]...)
-}
-
-func (w wiring) claude(argv, env []string) ([]string, []string, error) {
-	var flags []string
-	if w.mcp {
-		path, err := w.jsonFile("mcp.json", map[string]any{"mcpServers": map[string]mcpServer{"agentgrid": w.mcpServer()}})
-		if err != nil {
-			return nil, nil, err
-		}
-		flags = append(flags, "--mcp-config", path)
-	}
-	// --settings always follows --mcp-config: the latter takes several
-	// values and would otherwise swallow a prompt that comes next.
-	settings := map[string]any{}
-	if w.hooks {
-		cmd := hookCommand{Type: "command", Command: shellQuote(w.exe) + " hook claude", Timeout: hookTimeoutSeconds}
-		settings["hooks"] = hookTable(hooks.ClaudeEvents(), hooks.ClaudeToolEvents(), cmd)
-	}
-	path, err := w.jsonFile("claude-settings.json", settings)
-	if err != nil {
-		return nil, nil, err
-	}
-	flags = append(flags, "--settings", path)
-	return insertAfterCommand(argv, flags...), env, nil
-}
-
-func (w wiring) codex(argv, env []string) ([]string, []string, error) {
-	var flags []string
-	if w.hooks {
-		flags = append(flags, "-c", "notify="+tomlArray(w.exe, "hook", "codex"))
-	}
-	if w.mcp {
-		flags = append(flags,
-			"-c", "mcp_servers.agentgrid.command="+tomlString(w.exe),
-			"-c", "mcp_servers.agentgrid.args="+tomlArray("mcp"),
-			"-c", "mcp_servers.agentgrid.env="+tomlInlineTable(w.mcpEnv()),
-		)
-	}
-	return insertAfterCommand(argv, flags...), env, nil
-}
-
-func (w wiring) gemini(argv, env []string) ([]string, []string, error) {
-	settings := map[string]any{}
-	if w.hooks {
-		cmd := hookCommand{Type: "command", Name: "agentgrid", Command: shellQuote(w.exe) + " hook gemini", Timeout: hookTimeoutSeconds * 1000}
-		settings["hooks"] = hookTable(hooks.GeminiEvents(), hooks.GeminiToolEvents(), cmd)
-		settings["hooksConfig"] = map[string]any{"enabled": true}
-	}
-	if w.mcp {
-		settings["mcpServers"] = map[string]mcpServer{"agentgrid": w.mcpServer()}
-	}
-	path, err := w.jsonFile("gemini-settings.json", settings)
-	if err != nil {
-		return nil, nil, err
-	}
-	return argv, append(env, "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+path), nil
-}
-
-func (w wiring) opencode(argv, env []string) ([]string, []string, error) {
-	inline := map[string]any{}
-	if w.hooks {
-		path, err := w.file("opencode-plugin.js", []byte(hooks.OpenCodePlugin(w.exe)))
-		if err != nil {
-			return nil, nil, err
-		}
-		inline["plugin"] = []string{"file://" + path}
-	}
-	if w.mcp {
-		inline["mcp"] = map[string]any{"agentgrid": map[string]any{
-			"type": "local", "command": []string{w.exe, "mcp"}, "enabled": true, "environment": w.mcpEnv(),
-		}}
-	}
-	b, err := json.Marshal(inline)
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode the opencode config: %w", err)
-	}
-	return argv, append(env, "OPENCODE_CONFIG_CONTENT="+string(b)), nil
-}
-
-// shellQuote quotes s for a POSIX shell: hook commands in Claude Code and
-// Gemini CLI settings are shell command lines.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// tomlString is s as a TOML basic string (what codex -c values are parsed as).
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-func tomlArray(items ...string) string {
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = tomlString(s)
-	}
-	return "[" + strings.Join(q, ",") + "]"
-}
-
-func tomlInlineTable(m map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+"="+tomlString(m[k]))
-	}
-	return "{" + strings.Join(parts, ",") + "}"
+	return c.Wire(agentcli.Wiring{
+		Session: sess.Session, Socket: sess.Socket, AgentID: sess.AgentID, StateDir: sess.StateDir,
+		Token: sess.Token, Exe: exe, Hooks: withHooks, MCP: withMCP,
+	}, argv, env)
 }

@@ -1,8 +1,10 @@
-package hooks
+package codex
 
 import (
 	"strings"
 
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+	"github.com/agentgrid/agentgrid/internal/agentcli/claude"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
@@ -23,27 +25,27 @@ type codexPayload struct {
 	HookEventName string `json:"hook_event_name"`
 }
 
-// adaptCodex maps Codex notify payloads. The documented one is
+// adapt maps Codex notify payloads. The documented one is
 // "agent-turn-complete"; approval-style types ("approval-requested",
 // "exec-approval-request", ...) are treated as the agent waiting for the user.
-func adaptCodex(payload []byte) (agentstate.Signal, error) {
+func adapt(payload []byte) (agentstate.Signal, error) {
 	var p codexPayload
-	if err := decodeObject(payload, &p); err != nil {
+	if err := agentcli.DecodeObject(payload, &p); err != nil {
 		return agentstate.Signal{}, err
 	}
 	if p.Type == "" && p.HookEventName != "" {
 		// Lifecycle hooks share Claude Code's payload shape.
-		return adaptClaude(payload)
+		return claude.CLI{}.Adapt(payload)
 	}
 	s := agentstate.Signal{Event: p.Type, SessionID: p.ThreadID}
 	switch {
 	case p.Type == "agent-turn-complete":
 		s.State, s.Why = agentstate.Idle, "turn complete"
-		s.Status = summary(p.LastMessage)
+		s.Status = agentcli.Summary(p.LastMessage)
 	case strings.Contains(p.Type, "approval"):
-		reason := firstLine(p.Message)
+		reason := agentcli.FirstLine(p.Message)
 		if reason == "" {
-			reason = firstLine(p.Reason)
+			reason = agentcli.FirstLine(p.Reason)
 		}
 		if reason == "" && len(p.Command) > 0 {
 			reason = "run " + strings.Join(p.Command, " ")

@@ -1,8 +1,7 @@
-package hooks
+package claude
 
 import (
-	"strings"
-
+	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
@@ -28,10 +27,10 @@ type claudePayload struct {
 	Trigger       string         `json:"trigger"` // PreCompact
 }
 
-// adaptClaude maps Claude Code hook events (stdin JSON, one object per run).
-func adaptClaude(payload []byte) (agentstate.Signal, error) {
+// adapt maps Claude Code hook events (stdin JSON, one object per run).
+func adapt(payload []byte) (agentstate.Signal, error) {
 	var p claudePayload
-	if err := decodeObject(payload, &p); err != nil {
+	if err := agentcli.DecodeObject(payload, &p); err != nil {
 		return agentstate.Signal{}, err
 	}
 	s := agentstate.Signal{Event: p.HookEventName, SessionID: p.SessionID}
@@ -49,7 +48,7 @@ func adaptClaude(payload []byte) (agentstate.Signal, error) {
 	case "UserPromptSubmit":
 		s.State, s.Why = agentstate.Running, "prompt submitted"
 		if p.Prompt != "" {
-			s.Why += ": " + firstLine(p.Prompt)
+			s.Why += ": " + agentcli.FirstLine(p.Prompt)
 		}
 	case "PreToolUse", "PostToolUse":
 		s.State = agentstate.Running
@@ -67,7 +66,7 @@ func adaptClaude(payload []byte) (agentstate.Signal, error) {
 		s.Status = claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
 		s.Why = "tool failed: " + s.Status
 		if p.Error != "" {
-			s.Why += ": " + firstLine(p.Error)
+			s.Why += ": " + agentcli.FirstLine(p.Error)
 		}
 	case "PermissionRequest":
 		what := claudeToolStatus(p.ToolName, p.ToolInput, p.Cwd)
@@ -91,7 +90,7 @@ func adaptClaude(payload []byte) (agentstate.Signal, error) {
 		}
 	case "Stop":
 		s.State, s.Why = agentstate.Idle, "turn finished"
-		s.Status = summary(p.LastMessage)
+		s.Status = agentcli.Summary(p.LastMessage)
 	case "SubagentStart":
 		s.SubagentDelta = 1
 		s.State, s.Why = agentstate.Running, "subagent started"
@@ -125,43 +124,33 @@ func claudeToolStatus(tool string, in map[string]any, cwd string) string {
 	var detail string
 	switch tool {
 	case "Bash", "BashOutput":
-		detail = firstStr(in, "command", "description", "bash_id")
+		detail = agentcli.FirstStr(in, "command", "description", "bash_id")
 	case "Edit", "MultiEdit", "Write", "Read":
-		detail = relPath(str(in, "file_path"), cwd)
+		detail = agentcli.RelPath(agentcli.Str(in, "file_path"), cwd)
 	case "NotebookEdit", "NotebookRead":
-		detail = relPath(firstStr(in, "notebook_path", "file_path"), cwd)
+		detail = agentcli.RelPath(agentcli.FirstStr(in, "notebook_path", "file_path"), cwd)
 	case "Grep", "Glob":
-		detail = str(in, "pattern")
-		if path := str(in, "path"); path != "" {
-			detail += " in " + relPath(path, cwd)
+		detail = agentcli.Str(in, "pattern")
+		if path := agentcli.Str(in, "path"); path != "" {
+			detail += " in " + agentcli.RelPath(path, cwd)
 		}
 	case "LS":
-		detail = relPath(str(in, "path"), cwd)
+		detail = agentcli.RelPath(agentcli.Str(in, "path"), cwd)
 	case "Task", "Agent":
-		detail = firstStr(in, "description", "subagent_type")
+		detail = agentcli.FirstStr(in, "description", "subagent_type")
 	case "WebFetch":
-		detail = str(in, "url")
+		detail = agentcli.Str(in, "url")
 	case "WebSearch":
-		detail = str(in, "query")
+		detail = agentcli.Str(in, "query")
 	case "TodoWrite":
 		detail = "updating the todo list"
 	case "KillShell", "KillBash":
-		detail = firstStr(in, "shell_id", "bash_id")
+		detail = agentcli.FirstStr(in, "shell_id", "bash_id")
 	default:
-		if server, name, ok := splitMCPTool(tool); ok {
+		if server, name, ok := agentcli.SplitMCPTool(tool); ok {
 			return "MCP " + server + "." + name
 		}
-		detail = firstStr(in, "command", "file_path", "path", "pattern", "query", "url", "description")
+		detail = agentcli.FirstStr(in, "command", "file_path", "path", "pattern", "query", "url", "description")
 	}
-	return toolStatus(tool, detail)
-}
-
-// splitMCPTool splits "mcp__server__tool".
-func splitMCPTool(tool string) (server, name string, ok bool) {
-	rest, found := strings.CutPrefix(tool, "mcp__")
-	if !found {
-		return "", "", false
-	}
-	server, name, ok = strings.Cut(rest, "__")
-	return server, name, ok
+	return agentcli.ToolStatus(tool, detail)
 }

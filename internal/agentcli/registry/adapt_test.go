@@ -1,4 +1,4 @@
-package hooks
+package registry
 
 import (
 	"os"
@@ -9,8 +9,8 @@ import (
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
-// Every fixture in testdata/<cli>/ is a payload written from that CLI's
-// documented hook schema; each must appear in this table.
+// Every fixture in internal/agentcli/<cli>/testdata/ is a payload written
+// from that CLI's documented hook schema; each must appear in this table.
 var adaptCases = []struct {
 	cli, fixture string
 	want         agentstate.Signal
@@ -71,12 +71,17 @@ var adaptCases = []struct {
 	{"opencode", "instance_disposed", agentstate.Signal{Event: "server.instance.disposed", SessionEnd: true, Why: "session ended"}},
 }
 
+// fixture is the path of a CLI's payload fixture, kept beside its adapter.
+func fixture(cli, name string) string {
+	return filepath.Join("..", cli, "testdata", name+".json")
+}
+
 const claudeSession = "3f1c2a9e-7b7d-4c55-9a0e-5d2f0c1b8e11"
 
 func TestAdaptFixtures(t *testing.T) {
 	for _, tc := range adaptCases {
 		t.Run(tc.cli+"/"+tc.fixture, func(t *testing.T) {
-			payload, err := os.ReadFile(filepath.Join("testdata", tc.cli, tc.fixture+".json"))
+			payload, err := os.ReadFile(fixture(tc.cli, tc.fixture))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +106,7 @@ func TestEveryFixtureIsTested(t *testing.T) {
 	for _, tc := range adaptCases {
 		covered[tc.cli+"/"+tc.fixture] = true
 	}
-	files, err := filepath.Glob("testdata/*/*.json")
+	files, err := filepath.Glob(filepath.Join("..", "*", "testdata", "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +114,7 @@ func TestEveryFixtureIsTested(t *testing.T) {
 		t.Fatal("no fixtures found")
 	}
 	for _, f := range files {
-		name := filepath.Base(filepath.Dir(f)) + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
+		name := filepath.Base(filepath.Dir(filepath.Dir(f))) + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
 		if !covered[name] {
 			t.Errorf("fixture %s has no case in adaptCases", name)
 		}
@@ -119,7 +124,7 @@ func TestEveryFixtureIsTested(t *testing.T) {
 // A subagent's stop must never make the agent itself idle or done.
 func TestSubagentStopNeverChangesState(t *testing.T) {
 	for _, f := range []struct{ cli, fixture string }{{"claude", "subagent_stop"}, {"opencode", "subagent_idle"}} {
-		payload, err := os.ReadFile(filepath.Join("testdata", f.cli, f.fixture+".json"))
+		payload, err := os.ReadFile(fixture(f.cli, f.fixture))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,25 +188,5 @@ func TestAdaptSanitizesStatus(t *testing.T) {
 	}
 	if n := len([]rune(s.Status)); n > maxStatus || !strings.HasSuffix(s.Status, "…") {
 		t.Errorf("long status not capped: %d runes", n)
-	}
-}
-
-func TestCodexLifecycleHooksUseClaudeShape(t *testing.T) {
-	s, err := Adapt("codex", []byte(`{"hook_event_name":"Stop","session_id":"t1","last_assistant_message":"done"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.State != agentstate.Idle || s.Status != "done" {
-		t.Errorf("got %+v", s)
-	}
-}
-
-func TestOpenCodePluginEmbedsExe(t *testing.T) {
-	src := OpenCodePlugin(`/opt/agent "grid"/agentgrid`)
-	if !strings.Contains(src, `const EXE = "/opt/agent \"grid\"/agentgrid";`) {
-		t.Errorf("exe not quoted as a JS string:\n%s", src)
-	}
-	if strings.Contains(src, "__AGENTGRID_EXE__") {
-		t.Error("placeholder left in the plugin")
 	}
 }

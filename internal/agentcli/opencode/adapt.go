@@ -1,13 +1,14 @@
-package hooks
+package opencode
 
 import (
 	"encoding/json"
 	"strings"
 
+	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
-// opencodePayload is what agentgrid's OpenCode plugin (see OpenCodePlugin)
+// opencodePayload is what agentgrid's OpenCode plugin (see Plugin)
 // writes to `agentgrid hook opencode`: an OpenCode bus event {type,
 // properties}, or a plugin hook call in the same shape. Subagent marks events
 // of a child session (one the task tool started), which must never change the
@@ -48,10 +49,10 @@ type opencodeProps struct {
 	} `json:"info"`
 }
 
-// adaptOpenCode maps OpenCode events forwarded by agentgrid's plugin.
-func adaptOpenCode(payload []byte) (agentstate.Signal, error) {
+// adapt maps OpenCode events forwarded by agentgrid's plugin.
+func adapt(payload []byte) (agentstate.Signal, error) {
 	var p opencodePayload
-	if err := decodeObject(payload, &p); err != nil {
+	if err := agentcli.DecodeObject(payload, &p); err != nil {
 		return agentstate.Signal{}, err
 	}
 	var pr opencodeProps
@@ -86,14 +87,14 @@ func adaptOpenCode(payload []byte) (agentstate.Signal, error) {
 		case "retry":
 			s.State, s.Why = agentstate.Running, "retrying"
 			if pr.Status.Message != "" {
-				s.Why += ": " + firstLine(pr.Status.Message)
+				s.Why += ": " + agentcli.FirstLine(pr.Status.Message)
 			}
 			s.Status = s.Why
 		}
 	case "chat.message":
 		s.State, s.Why = agentstate.Running, "prompt submitted"
 	case "permission.updated", "permission.asked", "permission.ask":
-		what := firstLine(pr.Title)
+		what := agentcli.FirstLine(pr.Title)
 		if what == "" {
 			what = pr.Permission
 			if what == "" {
@@ -119,7 +120,7 @@ func adaptOpenCode(payload []byte) (agentstate.Signal, error) {
 			s.Why = "tool finished: " + s.Status
 		}
 	case "session.error":
-		msg := firstLine(pr.Error.Data.Message)
+		msg := agentcli.FirstLine(pr.Error.Data.Message)
 		if msg == "" {
 			msg = pr.Error.Name
 		}
@@ -157,5 +158,5 @@ func opencodeToolStatus(tool string, args map[string]any) string {
 	if tool == "" {
 		return "tool"
 	}
-	return toolStatus(tool, firstStr(args, "command", "filePath", "file_path", "path", "pattern", "query", "url", "description"))
+	return agentcli.ToolStatus(tool, agentcli.FirstStr(args, "command", "filePath", "file_path", "path", "pattern", "query", "url", "description"))
 }

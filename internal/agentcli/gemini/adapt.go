@@ -1,6 +1,9 @@
-package hooks
+package gemini
 
-import "github.com/agentgrid/agentgrid/internal/agentstate"
+import (
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+)
 
 // geminiPayload holds the fields agentgrid reads from a Gemini CLI hook's stdin.
 type geminiPayload struct {
@@ -19,10 +22,10 @@ type geminiPayload struct {
 	Trigger        string         `json:"trigger"` // PreCompress
 }
 
-// adaptGemini maps Gemini CLI hook events (stdin JSON).
-func adaptGemini(payload []byte) (agentstate.Signal, error) {
+// adapt maps Gemini CLI hook events (stdin JSON).
+func adapt(payload []byte) (agentstate.Signal, error) {
 	var p geminiPayload
-	if err := decodeObject(payload, &p); err != nil {
+	if err := agentcli.DecodeObject(payload, &p); err != nil {
 		return agentstate.Signal{}, err
 	}
 	s := agentstate.Signal{Event: p.HookEventName, SessionID: p.SessionID}
@@ -35,7 +38,7 @@ func adaptGemini(payload []byte) (agentstate.Signal, error) {
 	case "BeforeAgent":
 		s.State, s.Why = agentstate.Running, "prompt submitted"
 		if p.Prompt != "" {
-			s.Why += ": " + firstLine(p.Prompt)
+			s.Why += ": " + agentcli.FirstLine(p.Prompt)
 		}
 	case "BeforeTool", "AfterTool":
 		s.State = agentstate.Running
@@ -47,19 +50,19 @@ func adaptGemini(payload []byte) (agentstate.Signal, error) {
 	case "BeforeModel", "AfterModel", "BeforeToolSelection":
 		s.State, s.Why = agentstate.Running, "model working"
 	case "Notification":
-		reason := firstLine(p.Message)
+		reason := agentcli.FirstLine(p.Message)
 		if reason == "" {
 			reason = "needs attention"
 		}
 		if p.NotifType == "ToolPermission" {
-			if tool := firstStr(p.Details, "tool_name", "toolName", "name"); tool != "" && reason == "needs attention" {
+			if tool := agentcli.FirstStr(p.Details, "tool_name", "toolName", "name"); tool != "" && reason == "needs attention" {
 				reason = "permission: " + tool
 			}
 		}
 		s.State, s.Why, s.Status = agentstate.Waiting, reason, reason
 	case "AfterAgent":
 		s.State, s.Why = agentstate.Idle, "turn finished"
-		s.Status = summary(p.PromptResponse)
+		s.Status = agentcli.Summary(p.PromptResponse)
 	case "PreCompress":
 		s.State, s.Why, s.Status = agentstate.Running, "compressing the context", "compressing"
 	case "SessionEnd":
@@ -78,30 +81,30 @@ func geminiToolStatus(tool string, in map[string]any, cwd string) string {
 	case "":
 		return "tool"
 	case "run_shell_command":
-		return toolStatus("Shell", firstStr(in, "command", "description"))
+		return agentcli.ToolStatus("Shell", agentcli.FirstStr(in, "command", "description"))
 	case "read_file":
-		return toolStatus("Read", relPath(firstStr(in, "file_path", "absolute_path", "path"), cwd))
+		return agentcli.ToolStatus("Read", agentcli.RelPath(agentcli.FirstStr(in, "file_path", "absolute_path", "path"), cwd))
 	case "read_many_files":
-		return toolStatus("Read", "many files")
+		return agentcli.ToolStatus("Read", "many files")
 	case "write_file":
-		return toolStatus("Write", relPath(firstStr(in, "file_path", "path"), cwd))
+		return agentcli.ToolStatus("Write", agentcli.RelPath(agentcli.FirstStr(in, "file_path", "path"), cwd))
 	case "replace", "edit":
-		return toolStatus("Edit", relPath(firstStr(in, "file_path", "path"), cwd))
+		return agentcli.ToolStatus("Edit", agentcli.RelPath(agentcli.FirstStr(in, "file_path", "path"), cwd))
 	case "glob":
-		return toolStatus("Glob", str(in, "pattern"))
+		return agentcli.ToolStatus("Glob", agentcli.Str(in, "pattern"))
 	case "search_file_content", "grep", "grep_search":
-		return toolStatus("Grep", str(in, "pattern"))
+		return agentcli.ToolStatus("Grep", agentcli.Str(in, "pattern"))
 	case "list_directory", "ls":
-		return toolStatus("List", relPath(firstStr(in, "dir_path", "path"), cwd))
+		return agentcli.ToolStatus("List", agentcli.RelPath(agentcli.FirstStr(in, "dir_path", "path"), cwd))
 	case "web_fetch":
-		return toolStatus("Fetch", firstStr(in, "url", "prompt"))
+		return agentcli.ToolStatus("Fetch", agentcli.FirstStr(in, "url", "prompt"))
 	case "google_web_search":
-		return toolStatus("Search", str(in, "query"))
+		return agentcli.ToolStatus("Search", agentcli.Str(in, "query"))
 	case "save_memory":
 		return "Memory"
 	}
-	if server, name, ok := splitMCPTool(tool); ok {
+	if server, name, ok := agentcli.SplitMCPTool(tool); ok {
 		return "MCP " + server + "." + name
 	}
-	return toolStatus(tool, firstStr(in, "command", "file_path", "path", "pattern", "query", "url"))
+	return agentcli.ToolStatus(tool, agentcli.FirstStr(in, "command", "file_path", "path", "pattern", "query", "url"))
 }

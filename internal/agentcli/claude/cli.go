@@ -1,0 +1,73 @@
+// Package claude is agentgrid's knowledge of Claude Code: its preset, the
+// hook events a per-launch settings file subscribes to, that settings file
+// and the MCP config passed with --settings and --mcp-config, and the
+// adapter for its hook payloads.
+package claude
+
+import (
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+)
+
+// Name is the CLI's name.
+const Name = "claude"
+
+// CLI is Claude Code.
+type CLI struct{}
+
+// Name implements agentcli.CLI.
+func (CLI) Name() string { return Name }
+
+// Preset implements agentcli.CLI.
+func (CLI) Preset() agentcli.Preset {
+	return agentcli.Preset{Command: []string{"claude"}, PromptArgs: []string{"{prompt}"}, Hooks: true, MCP: true}
+}
+
+// Events are the Claude Code hook events the adapter understands; a
+// per-launch settings file subscribes to all of them.
+func (CLI) Events() []string {
+	return []string{
+		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+		"PermissionRequest", "Notification", "Stop", "SubagentStart", "SubagentStop",
+		"PreCompact", "SessionEnd",
+	}
+}
+
+// toolEvents are the Events that take a tool matcher.
+func toolEvents() []string {
+	return []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"}
+}
+
+// Adapt implements agentcli.CLI.
+func (CLI) Adapt(payload []byte) (agentstate.Signal, error) { return adapt(payload) }
+
+// PayloadInArgs implements agentcli.CLI: the payload comes on stdin.
+func (CLI) PayloadInArgs() bool { return false }
+
+// Wire implements agentcli.CLI: a settings file with hooks calling
+// `<exe> hook claude` for every event the adapter maps, and an MCP config
+// naming `<exe> mcp`, both generated in StateDir and passed with
+// --mcp-config and --settings.
+func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
+	var flags []string
+	if w.MCP {
+		path, err := w.JSONFile("mcp.json", map[string]any{"mcpServers": map[string]agentcli.MCPServer{"agentgrid": w.MCPServer()}})
+		if err != nil {
+			return nil, nil, err
+		}
+		flags = append(flags, "--mcp-config", path)
+	}
+	// --settings always follows --mcp-config: the latter takes several
+	// values and would otherwise swallow a prompt that comes next.
+	settings := map[string]any{}
+	if w.Hooks {
+		cmd := agentcli.HookCommand{Type: "command", Command: agentcli.ShellQuote(w.Exe) + " hook claude", Timeout: agentcli.HookTimeoutSeconds}
+		settings["hooks"] = agentcli.HookTable(c.Events(), toolEvents(), cmd)
+	}
+	path, err := w.JSONFile("claude-settings.json", settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	flags = append(flags, "--settings", path)
+	return agentcli.InsertAfterCommand(argv, flags...), env, nil
+}

@@ -1,0 +1,81 @@
+package claude
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+)
+
+func testWiring(t *testing.T) agentcli.Wiring {
+	t.Helper()
+	return agentcli.Wiring{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid", Hooks: true, MCP: true}
+}
+
+// The generated Claude Code files: every mapped event calls `<exe> hook
+// claude`, tool events with a match-all matcher, and the MCP config names
+// `<exe> mcp` with the session's environment.
+func TestClaudeGeneratedFiles(t *testing.T) {
+	sess := testWiring(t)
+	sess.Exe = "/opt/my apps/agentgrid"
+	if _, _, err := (CLI{}).Wire(sess, []string{"claude"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Type, Command string
+				Timeout       int
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	readJSON(t, filepath.Join(sess.StateDir, "a1-claude-settings.json"), &settings)
+	if len(settings.Hooks) != len((CLI{}).Events()) {
+		t.Errorf("%d hook events, want %d", len(settings.Hooks), len((CLI{}).Events()))
+	}
+	for _, ev := range (CLI{}).Events() {
+		g := settings.Hooks[ev]
+		if len(g) != 1 || len(g[0].Hooks) != 1 {
+			t.Fatalf("%s: %+v", ev, g)
+		}
+		h := g[0].Hooks[0]
+		if h.Type != "command" || h.Command != `'/opt/my apps/agentgrid' hook claude` || h.Timeout != agentcli.HookTimeoutSeconds {
+			t.Errorf("%s hook = %+v", ev, h)
+		}
+		wantMatcher := ""
+		if ev == "PreToolUse" || ev == "PostToolUse" || ev == "PostToolUseFailure" || ev == "PermissionRequest" {
+			wantMatcher = "*"
+		}
+		if g[0].Matcher != wantMatcher {
+			t.Errorf("%s matcher = %q", ev, g[0].Matcher)
+		}
+	}
+	var mcp struct {
+		MCPServers map[string]agentcli.MCPServer `json:"mcpServers"`
+	}
+	readJSON(t, filepath.Join(sess.StateDir, "a1-mcp.json"), &mcp)
+	want := agentcli.MCPServer{Command: "/opt/my apps/agentgrid", Args: []string{"mcp"}, Env: map[string]string{
+		"AGENTGRID_SOCKET": "/run/ag/s1.sock", "AGENTGRID_SESSION": "s1", "AGENTGRID_AGENT_ID": "a1"}}
+	if !reflect.DeepEqual(mcp.MCPServers["agentgrid"], want) {
+		t.Errorf("mcp config = %+v", mcp.MCPServers)
+	}
+	fi, err := os.Stat(filepath.Join(sess.StateDir, "a1-mcp.json"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mcp config mode = %v %v", fi.Mode(), err)
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}

@@ -1,0 +1,78 @@
+// Package agentcli is what agentgrid knows about one agent CLI, behind one
+// interface: the built-in preset ([kinds.NAME] defaults), the hook events its
+// wiring subscribes to, the per-process wiring (settings files, flags,
+// environment) that connects it to a session, and the adapter that turns
+// its hook payloads into agentstate.Signals. Each CLI lives in a package of
+// its own below this one (claude, codex, gemini, opencode); package registry
+// lists them. This package also holds what those packages share: the
+// Wiring they write with and the helpers that read payloads.
+package agentcli
+
+import (
+	"fmt"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+)
+
+// CLI is one agent CLI agentgrid can start and watch.
+type CLI interface {
+	// Name is the CLI's name: its built-in kind, the value of
+	// `[kinds.NAME] hooks`, and the argument of `agentgrid hook NAME`.
+	Name() string
+	// Preset is the CLI's built-in [kinds.NAME] preset.
+	Preset() Preset
+	// Events lists the CLI's own hook events that its wiring delivers to
+	// `agentgrid hook NAME`; nil for a CLI without hooks.
+	Events() []string
+	// Wire adds the per-process hook and MCP wiring that w asks for to the
+	// CLI's argv and environment, writing any files it needs into
+	// w.StateDir. It never edits the user's own configuration.
+	Wire(w Wiring, argv, env []string) ([]string, []string, error)
+	// Adapt turns one hook payload into a Signal. An event it does not know
+	// yields a Signal with only Event (and SessionID) set, not an error;
+	// malformed payloads are errors. Callers go through registry.Adapt,
+	// which caps the payload and sanitises the text.
+	Adapt(payload []byte) (agentstate.Signal, error)
+	// PayloadInArgs reports whether the CLI passes its payload as the last
+	// command-line argument of the hook program rather than on stdin.
+	PayloadInArgs() bool
+}
+
+// Preset is a CLI's built-in preset: what config.DefaultKinds holds for it.
+type Preset struct {
+	// Command is the argv that starts the CLI; empty means the user's shell.
+	Command []string
+	// PromptArgs is appended to Command when a prompt is given; "{prompt}" is replaced.
+	PromptArgs []string
+	// Hooks attaches the CLI's own hooks (`hooks = NAME`).
+	Hooks bool
+	// MCP attaches agentgrid's MCP server.
+	MCP bool
+}
+
+// Plain is a CLI agentgrid only starts: a preset without hooks or wiring
+// (aider, a shell).
+type Plain struct {
+	CLIName  string
+	Defaults Preset
+}
+
+// Name implements CLI.
+func (p Plain) Name() string { return p.CLIName }
+
+// Preset implements CLI.
+func (p Plain) Preset() Preset { return p.Defaults }
+
+// Events implements CLI: a plain CLI has none.
+func (Plain) Events() []string { return nil }
+
+// Wire implements CLI: a plain CLI runs as it is.
+func (Plain) Wire(_ Wiring, argv, env []string) ([]string, []string, error) { return argv, env, nil }
+
+// Adapt implements CLI: a plain CLI sends no hook payloads.
+func (p Plain) Adapt([]byte) (agentstate.Signal, error) {
+	return agentstate.Signal{}, fmt.Errorf("%s has no hooks to adapt", p.CLIName)
+}
+
+// PayloadInArgs implements CLI.
+func (Plain) PayloadInArgs() bool { return false }

@@ -1,0 +1,79 @@
+package opencode
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+)
+
+func TestOpenCodePluginEmbedsExe(t *testing.T) {
+	src := Plugin(`/opt/agent "grid"/agentgrid`)
+	if !strings.Contains(src, `const EXE = "/opt/agent \"grid\"/agentgrid";`) {
+		t.Errorf("exe not quoted as a JS string:\n%s", src)
+	}
+	if strings.Contains(src, "__AGENTGRID_EXE__") {
+		t.Error("placeholder left in the plugin")
+	}
+}
+
+func testWiring(t *testing.T) agentcli.Wiring {
+	t.Helper()
+	return agentcli.Wiring{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid", Hooks: true, MCP: true}
+}
+
+func TestOpenCodeInlineConfig(t *testing.T) {
+	sess := testWiring(t)
+	argv, env, err := (CLI{}).Wire(sess, []string{"opencode", "--prompt", "go"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(argv, []string{"opencode", "--prompt", "go"}) || len(env) != 1 {
+		t.Fatalf("argv %q env %q", argv, env)
+	}
+	content, ok := strings.CutPrefix(env[0], "OPENCODE_CONFIG_CONTENT=")
+	if !ok {
+		t.Fatalf("env = %q", env)
+	}
+	var c struct {
+		Plugin []string `json:"plugin"`
+		MCP    map[string]struct {
+			Type        string            `json:"type"`
+			Command     []string          `json:"command"`
+			Enabled     bool              `json:"enabled"`
+			Environment map[string]string `json:"environment"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal([]byte(content), &c); err != nil {
+		t.Fatal(err)
+	}
+	plugin := filepath.Join(sess.StateDir, "a1-opencode-plugin.js")
+	if !reflect.DeepEqual(c.Plugin, []string{"file://" + plugin}) {
+		t.Errorf("plugin = %q", c.Plugin)
+	}
+	m := c.MCP["agentgrid"]
+	if m.Type != "local" || !reflect.DeepEqual(m.Command, []string{"/opt/ag/agentgrid", "mcp"}) || !m.Enabled || m.Environment["AGENTGRID_SOCKET"] != "/run/ag/s1.sock" {
+		t.Errorf("mcp = %+v", m)
+	}
+	src, err := os.ReadFile(plugin)
+	if err != nil || !strings.Contains(string(src), `const EXE = "/opt/ag/agentgrid";`) {
+		t.Errorf("plugin file: %v\n%s", err, src)
+	}
+}
+
+// The plugin forwards exactly what Events says the wiring delivers.
+func TestPluginForwardsEveryEvent(t *testing.T) {
+	src := Plugin("/opt/ag/agentgrid")
+	for _, ev := range (CLI{}).Events() {
+		if !strings.Contains(src, `"`+ev+`"`) {
+			t.Errorf("the plugin does not forward %s", ev)
+		}
+	}
+	if !strings.Contains(src, `const FORWARD = new Set(["session.idle",`) {
+		t.Errorf("bus events not embedded as a JS array:\n%s", src)
+	}
+}

@@ -1,0 +1,181 @@
+package agentcli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// EnvTokenFile names a 0600 file holding the agent's secret
+// (AGENTGRID_TOKEN), for programs an agent CLI starts with a filtered
+// environment (its MCP server): the secret then never appears in a command
+// line or a generated settings file.
+const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
+
+// HookTimeoutSeconds is the timeout written into generated hook settings;
+// `agentgrid hook` returns in milliseconds, this only bounds a wedged one.
+const HookTimeoutSeconds = 5
+
+// Wiring is what a CLI needs to know to wire one process to a session, and
+// which wiring is wanted.
+type Wiring struct {
+	Session  string
+	Socket   string
+	AgentID  string
+	StateDir string // where generated per-agent files go
+	// Token is the agent's secret; programs the CLI starts find it through
+	// the file named by EnvTokenFile.
+	Token string
+	// Exe is the agentgrid binary the hooks and the MCP server run.
+	Exe string
+	// Hooks attaches the CLI's hooks, MCP agentgrid's MCP server.
+	Hooks, MCP bool
+}
+
+// File writes one generated file for this agent into StateDir, readable by
+// the user only, and returns its path.
+func (w Wiring) File(name string, data []byte) (string, error) {
+	if w.StateDir == "" {
+		return "", errors.New("no state directory to write the generated agent settings to")
+	}
+	if err := os.MkdirAll(w.StateDir, 0o700); err != nil {
+		return "", fmt.Errorf("create the state directory %s: %w", w.StateDir, err)
+	}
+	id := w.AgentID
+	if id == "" {
+		id = "agent"
+	}
+	path := filepath.Join(w.StateDir, id+"-"+name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// JSONFile writes v as an indented JSON file (see File).
+func (w Wiring) JSONFile(name string, v any) (string, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encode %s: %w", name, err)
+	}
+	return w.File(name, append(b, '\n'))
+}
+
+// MCPEnv is the environment the MCP server needs; CLIs that start MCP
+// servers with a filtered environment (Codex) would otherwise drop it.
+func (w Wiring) MCPEnv() map[string]string {
+	m := map[string]string{"AGENTGRID_SOCKET": w.Socket, "AGENTGRID_SESSION": w.Session}
+	if w.AgentID != "" {
+		m["AGENTGRID_AGENT_ID"] = w.AgentID
+	}
+	if w.Token != "" {
+		// A file keeps the secret out of command lines (Codex takes this env
+		// as a -c argument) and out of the generated settings.
+		if path, err := w.File("token", []byte(w.Token+"\n")); err == nil {
+			m[EnvTokenFile] = path
+		}
+	}
+	return m
+}
+
+// MCPServer is an MCP server entry in the JSON settings of Claude Code and
+// Gemini CLI.
+type MCPServer struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// MCPServer is the entry that runs `<exe> mcp` for this agent.
+func (w Wiring) MCPServer() MCPServer {
+	return MCPServer{Command: w.Exe, Args: []string{"mcp"}, Env: w.MCPEnv()}
+}
+
+// HookCommand is one command hook in Claude Code's and Gemini CLI's settings.
+type HookCommand struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Name    string `json:"name,omitempty"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+// HookGroup is the hooks of one event, with a tool matcher for tool events.
+type HookGroup struct {
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []HookCommand `json:"hooks"`
+}
+
+// HookTable builds {"Event": [{"matcher": "*", "hooks": [cmd]}]} for events;
+// toolEvents get the match-all matcher.
+func HookTable(events, toolEvents []string, cmd HookCommand) map[string][]HookGroup {
+	t := make(map[string][]HookGroup, len(events))
+	for _, ev := range events {
+		g := HookGroup{Hooks: []HookCommand{cmd}}
+		if slices.Contains(toolEvents, ev) {
+			g.Matcher = "*"
+		}
+		t[ev] = []HookGroup{g}
+	}
+	return t
+}
+
+// InsertAfterCommand puts flags right after argv[0], before any subcommand
+// or prompt the user gave.
+func InsertAfterCommand(argv []string, flags ...string) []string {
+	out := make([]string, 0, len(argv)+len(flags))
+	out = append(out, argv[0])
+	out = append(out, flags...)
+	return append(out, argv[1:]...)
+}
+
+// ShellQuote quotes s for a POSIX shell: hook commands in Claude Code and
+// Gemini CLI settings are shell command lines.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// TOMLString is s as a TOML basic string.
+func TOMLString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// TOMLArray is items as a TOML array of strings.
+func TOMLArray(items ...string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = TOMLString(s)
+	}
+	return "[" + strings.Join(q, ",") + "]"
+}
+
+// TOMLInlineTable is m as a TOML inline table of strings, keys sorted.
+func TOMLInlineTable(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+TOMLString(m[k]))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
