@@ -35,8 +35,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTerminal -fuzztime $(FUZZTIME) ./panes/vterm/
 	$(GO) test -run '^$$' -fuzz FuzzCompute -fuzztime $(FUZZTIME) ./layout/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./config/
-	$(GO) test -run '^$$' -fuzz FuzzServerHandleLine -fuzztime $(FUZZTIME) ./orchestrator/
-	$(GO) test -run '^$$' -fuzz FuzzMCPInput -fuzztime $(FUZZTIME) ./orchestrator/
+	$(GO) test -run '^$$' -fuzz FuzzServerHandleLine -fuzztime $(FUZZTIME) ./internal/control/
+	$(GO) test -run '^$$' -fuzz FuzzMCPInput -fuzztime $(FUZZTIME) ./internal/mcpserver/
 
 demo:
 	$(GO) run . demo

@@ -21,6 +21,8 @@ var allowedImports = map[string][]string{
 	"internal/agentcli/gemini":   {"internal/agentcli", "internal/agentstate"},
 	"internal/agentcli/opencode": {"internal/agentcli", "internal/agentstate"},
 	"internal/agentcli/registry": {"internal/agentcli", "internal/agentcli/claude", "internal/agentcli/codex", "internal/agentcli/gemini", "internal/agentcli/opencode", "internal/agentstate", "internal/oneline"},
+	"internal/control":           {"hooks", "internal/agentstate", "internal/oneline"},
+	"internal/mcpserver":         {"internal/agentstate", "internal/control"},
 	"config":                     {"internal/agentcli", "internal/agentcli/registry", "layout"},
 	"layout":                     {},
 	"themes":                     {"internal/agentstate"},
@@ -28,10 +30,10 @@ var allowedImports = map[string][]string{
 	"panes":                      {"panes/vterm"},
 	"panes/panestest":            {"panes"},
 	"hooks":                      {"config", "internal/agentstate", "internal/oneline"},
-	"orchestrator":               {"config", "hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/oneline", "layout", "panes", "panes/vterm"},
-	"ui":                         {"config", "hooks", "internal/agentstate", "layout", "orchestrator", "panes/vterm", "themes"},
-	"demo":                       {"internal/agentstate", "orchestrator"},
-	"bench":                      {"hooks", "internal/agentstate", "orchestrator", "panes/vterm"},
+	"orchestrator":               {"config", "hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/oneline", "layout", "panes", "panes/vterm"},
+	"ui":                         {"config", "hooks", "internal/agentstate", "internal/control", "layout", "orchestrator", "panes/vterm", "themes"},
+	"demo":                       {"internal/agentstate", "internal/control"},
+	"bench":                      {"hooks", "internal/agentstate", "internal/control", "panes/vterm"},
 	"e2e":                        {},
 }
 

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/spf13/cobra"
 )
 
@@ -62,7 +63,7 @@ func usageErrors(c *cobra.Command) *cobra.Command {
 
 // connect dials the session named by --socket, or by AGENTGRID_SOCKET. A
 // --socket value without a slash is a session name (agentgrid --session).
-func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
+func connect(cmd *cobra.Command) (*control.Client, error) {
 	path := ""
 	if f := cmd.Flag("socket"); f != nil {
 		path = f.Value.String()
@@ -71,11 +72,11 @@ func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	var c *orchestrator.Client
+	var c *control.Client
 	if path != "" {
-		c, err = orchestrator.Dial(path)
+		c, err = control.Dial(path)
 	} else {
-		c, err = orchestrator.DialEnv()
+		c, err = control.DialEnv()
 	}
 	if err != nil {
 		return nil, exitError{1, err.Error()}
@@ -89,16 +90,16 @@ func connect(cmd *cobra.Command) (*orchestrator.Client, error) {
 // stays empty.
 func socketFor(v string) (string, error) {
 	if v != "" && !strings.Contains(v, "/") {
-		if err := orchestrator.CheckSessionName(v); err != nil {
+		if err := control.CheckSessionName(v); err != nil {
 			return "", exitError{exitUsage, err.Error()}
 		}
-		return orchestrator.SocketPath(v), nil
+		return control.SocketPath(v), nil
 	}
 	return v, nil
 }
 
 // withClient runs fn with a connection to the session.
-func withClient(cmd *cobra.Command, fn func(ctx context.Context, c *orchestrator.Client) error) error {
+func withClient(cmd *cobra.Command, fn func(ctx context.Context, c *control.Client) error) error {
 	c, err := connect(cmd)
 	if err != nil {
 		return err
@@ -109,8 +110,8 @@ func withClient(cmd *cobra.Command, fn func(ctx context.Context, c *orchestrator
 		ctx = context.Background()
 	}
 	err = fn(ctx, c)
-	var rpcErr *orchestrator.RPCError
-	if errors.As(err, &rpcErr) && rpcErr.Code == orchestrator.CodeTooManyConnections {
+	var rpcErr *control.RPCError
+	if errors.As(err, &rpcErr) && rpcErr.Code == control.CodeTooManyConnections {
 		return exitError{1, rpcErr.Message}
 	}
 	return err
@@ -118,7 +119,7 @@ func withClient(cmd *cobra.Command, fn func(ctx context.Context, c *orchestrator
 
 func newSpawnCmd() *cobra.Command {
 	var (
-		p      orchestrator.SpawnParams
+		p      control.SpawnParams
 		env    []string
 		asJSON bool
 	)
@@ -164,7 +165,7 @@ as agentgrid's.`,
 				return err
 			}
 			p.Cwd = cwd
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				a, err := c.Spawn(ctx, p)
 				if err != nil {
 					return fmt.Errorf("spawn: %w", err)
@@ -233,14 +234,14 @@ a hook, a bell, output activity).
   agentgrid list --json | jq -r '.[] | select(.state == "waiting") | .id'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				agents, err := c.List(ctx)
 				if err != nil {
 					return fmt.Errorf("list: %w", err)
 				}
 				if asJSON {
 					if agents == nil {
-						agents = []orchestrator.AgentInfo{}
+						agents = []control.AgentInfo{}
 					}
 					return writeJSON(cmd.OutOrStdout(), agents)
 				}
@@ -279,7 +280,7 @@ either.`,
 			if err != nil {
 				return err
 			}
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				res, err := c.Wait(ctx, ids, d)
 				if err != nil {
 					return fmt.Errorf("wait: %w", err)
@@ -329,13 +330,13 @@ func parseTimeout(s string) (time.Duration, error) {
 
 // waitStatus is the exit status of `agentgrid wait`: the first non-zero
 // exit code among agents, 1 for an agent that ended without one.
-func waitStatus(agents []orchestrator.AgentInfo) int {
+func waitStatus(agents []control.AgentInfo) int {
 	for _, a := range agents {
 		code := 0
 		switch {
 		case a.ExitCode != nil:
 			code = *a.ExitCode
-		case a.State == orchestrator.StateFailed, a.State == orchestrator.StateKilled:
+		case a.State == agentstate.Failed, a.State == agentstate.Killed:
 			code = 1
 		}
 		if code < 0 || code > 255 {
@@ -348,7 +349,7 @@ func waitStatus(agents []orchestrator.AgentInfo) int {
 	return 0
 }
 
-func unfinished(agents []orchestrator.AgentInfo) string {
+func unfinished(agents []control.AgentInfo) string {
 	var parts []string
 	for _, a := range agents {
 		if !a.State.Finished() {
@@ -373,7 +374,7 @@ available to list, explain and its log file.`,
   agentgrid close $(agentgrid list --json | jq -r '.[] | select(.state == "idle") | .id')`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				var errs []error
 				for _, id := range ids {
 					if err := c.CloseAgent(ctx, id); err != nil {
@@ -410,7 +411,7 @@ shell's quoting, e.g. $'\x03' for ctrl+c.`,
 			if text == "" {
 				return exitError{exitUsage, "nothing to send: TEXT is empty and --enter is not set"}
 			}
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				if err := c.Send(ctx, args[0], text); err != nil {
 					return fmt.Errorf("send to %s: %w", args[0], err)
 				}
@@ -442,7 +443,7 @@ output is in the agent's log file (see agentgrid list --json, log_path).`,
 			if scrollback < 0 {
 				return exitError{exitUsage, fmt.Sprintf("--scrollback must not be negative, not %d", scrollback)}
 			}
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				text, err := c.Capture(ctx, args[0], escapes, scrollback)
 				if err != nil {
 					return fmt.Errorf("capture %s: %w", args[0], err)
@@ -495,7 +496,7 @@ the entry after that long; --agent scopes it to one agent.`,
 				return exitError{exitUsage, fmt.Sprintf("--ttl must not be negative, not %s", ttl)}
 			}
 			text := strings.Join(args[1:], " ")
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				if err := c.SetStatus(ctx, args[0], text, agent, ttl); err != nil {
 					return fmt.Errorf("status set %s: %w", args[0], err)
 				}
@@ -515,7 +516,7 @@ func newStatusClearCmd() *cobra.Command {
 		Example: `  agentgrid status clear build`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, keys []string) error {
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				for _, k := range keys {
 					if err := c.ClearStatus(ctx, k); err != nil {
 						return fmt.Errorf("status clear %s: %w", k, err)
@@ -540,7 +541,7 @@ source, and the history of transitions.`,
   agentgrid explain a2 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withClient(cmd, func(ctx context.Context, c *orchestrator.Client) error {
+			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				ex, err := c.Explain(ctx, args[0])
 				if err != nil {
 					return fmt.Errorf("explain %s: %w", args[0], err)

@@ -12,7 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/ui"
 )
 
@@ -23,7 +23,7 @@ const (
 )
 
 // writeAgentTable prints agents as the aligned table of `agentgrid list`.
-func writeAgentTable(w io.Writer, agents []orchestrator.AgentInfo, now time.Time) error {
+func writeAgentTable(w io.Writer, agents []control.AgentInfo, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\t#\tSTATE\tTIME\tEXIT\tTITLE\tWHY")
 	for _, a := range agents {
@@ -35,7 +35,7 @@ func writeAgentTable(w io.Writer, agents []orchestrator.AgentInfo, now time.Time
 }
 
 // paneSlot is the # column: the pane number on screen, qN in the queue.
-func paneSlot(a orchestrator.AgentInfo) string {
+func paneSlot(a control.AgentInfo) string {
 	switch {
 	case a.Number > 0:
 		return strconv.Itoa(a.Number)
@@ -47,7 +47,7 @@ func paneSlot(a orchestrator.AgentInfo) string {
 
 // agentTime is how long the agent has run (until it ended), or for one not
 // started yet, how long it has waited.
-func agentTime(a orchestrator.AgentInfo, now time.Time) string {
+func agentTime(a control.AgentInfo, now time.Time) string {
 	if a.Started != nil && !a.Started.IsZero() {
 		end := now
 		if a.Ended != nil && !a.Ended.IsZero() {
@@ -61,14 +61,14 @@ func agentTime(a orchestrator.AgentInfo, now time.Time) string {
 	return "-"
 }
 
-func exitText(a orchestrator.AgentInfo) string {
+func exitText(a control.AgentInfo) string {
 	if a.ExitCode != nil {
 		return strconv.Itoa(*a.ExitCode)
 	}
 	return "-"
 }
 
-func whyText(a orchestrator.AgentInfo) string {
+func whyText(a control.AgentInfo) string {
 	why := a.Why
 	if a.QueuePos > 0 && a.QueueReason != "" {
 		why = a.QueueReason
@@ -118,7 +118,7 @@ func clean(s string, max int) string {
 }
 
 // writeExplanation prints `agentgrid explain`.
-func writeExplanation(w io.Writer, ex orchestrator.Explanation, now time.Time) error {
+func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) error {
 	a := ex.Agent
 	ew := &errWriter{w: w}
 	ew.printf("%s  %s\n", clean(a.ID, 16), clean(a.Title, 80))

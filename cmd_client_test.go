@@ -18,6 +18,7 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/spf13/cobra"
@@ -27,10 +28,10 @@ import (
 // the client commands in-process.
 type cliBackend struct {
 	mu      sync.Mutex
-	agents  []orchestrator.AgentInfo
+	agents  []control.AgentInfo
 	changed chan struct{}
 	status  *hooks.StatusStore
-	spawned []orchestrator.SpawnRequest
+	spawned []control.SpawnRequest
 	sent    map[string]string
 	closed  []string
 	// captureText, when set, is what Capture returns.
@@ -47,7 +48,7 @@ func (b *cliBackend) add(title string, code int) string {
 	defer b.mu.Unlock()
 	now := time.Now()
 	started := now.Add(-90 * time.Second)
-	a := orchestrator.AgentInfo{
+	a := control.AgentInfo{
 		ID: fmt.Sprintf("a%d", len(b.agents)+1), Title: title, Argv: []string{"sh"},
 		State: orchestrator.StateRunning, Why: "process started", Source: "process",
 		Since: started, Confirmed: now, Created: started, Started: &started, Number: len(b.agents) + 1, Visible: true,
@@ -73,7 +74,7 @@ func (b *cliBackend) find(id string) (int, bool) {
 	return -1, false
 }
 
-func (b *cliBackend) Spawn(req orchestrator.SpawnRequest) (orchestrator.AgentInfo, error) {
+func (b *cliBackend) Spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	b.mu.Lock()
 	b.spawned = append(b.spawned, req)
 	b.mu.Unlock()
@@ -99,19 +100,19 @@ func (b *cliBackend) Send(id string, data []byte) error {
 	return nil
 }
 
-func (b *cliBackend) List() []orchestrator.AgentInfo {
+func (b *cliBackend) List() []control.AgentInfo {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]orchestrator.AgentInfo(nil), b.agents...)
+	return append([]control.AgentInfo(nil), b.agents...)
 }
 
-func (b *cliBackend) Agent(id string) (orchestrator.AgentInfo, bool) {
+func (b *cliBackend) Agent(id string) (control.AgentInfo, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if i, ok := b.find(id); ok {
 		return b.agents[i], true
 	}
-	return orchestrator.AgentInfo{}, false
+	return control.AgentInfo{}, false
 }
 
 func (b *cliBackend) Capture(id string, escapes bool, scrollback int) (string, error) {
@@ -127,9 +128,9 @@ func (b *cliBackend) Capture(id string, escapes bool, scrollback int) (string, e
 	return fmt.Sprintf("ok %d", scrollback), nil
 }
 
-func (b *cliBackend) Wait(ctx context.Context, ids []string) ([]orchestrator.AgentInfo, error) {
+func (b *cliBackend) Wait(ctx context.Context, ids []string) ([]control.AgentInfo, error) {
 	for {
-		var out []orchestrator.AgentInfo
+		var out []control.AgentInfo
 		all := true
 		for _, id := range ids {
 			a, ok := b.Agent(id)
@@ -152,17 +153,17 @@ func (b *cliBackend) Wait(ctx context.Context, ids []string) ([]orchestrator.Age
 
 func (b *cliBackend) Signal(string, agentstate.Signal, string) error { return nil }
 
-func (b *cliBackend) Explain(id string) (orchestrator.Explanation, error) {
+func (b *cliBackend) Explain(id string) (control.Explanation, error) {
 	a, ok := b.Agent(id)
 	if !ok {
-		return orchestrator.Explanation{}, fmt.Errorf("no agent with id %q", id)
+		return control.Explanation{}, fmt.Errorf("no agent with id %q", id)
 	}
-	return orchestrator.Explanation{
+	return control.Explanation{
 		Agent: a,
-		History: []orchestrator.Transition{
+		History: []control.Transition{
 			{Time: a.Created, From: orchestrator.StatePending, To: orchestrator.StateRunning, Source: "process", Why: "process started"},
 		},
-		Evidence: []orchestrator.Evidence{{Source: "hook:claude", Says: "waiting: permission for Bash", Time: a.Confirmed}},
+		Evidence: []control.Evidence{{Source: "hook:claude", Says: "waiting: permission for Bash", Time: a.Confirmed}},
 	}, nil
 }
 
@@ -172,7 +173,7 @@ func startCLIServer(t *testing.T) (*cliBackend, string) {
 	t.Helper()
 	b := newCLIBackend()
 	path := filepath.Join(t.TempDir(), "cli.sock")
-	s, err := orchestrator.StartServer(path, b, orchestrator.ServerOptions{Session: "cli"})
+	s, err := control.StartServer(path, b, control.ServerOptions{Session: "cli"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestCLISpawn(t *testing.T) {
 
 	r = runCLI(t, "spawn", "--json", "--", "true")
 	r.want(t, 0)
-	var a orchestrator.AgentInfo
+	var a control.AgentInfo
 	if err := json.Unmarshal([]byte(r.stdout), &a); err != nil || a.ID != "a3" {
 		t.Errorf("spawn --json printed %q (%v)", r.stdout, err)
 	}
@@ -300,7 +301,7 @@ func TestCLINoSession(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	r = runCLI(t, "--socket", "nosuch", "list")
 	r.want(t, 1)
-	if !strings.Contains(r.stderr, orchestrator.SocketPath("nosuch")) {
+	if !strings.Contains(r.stderr, control.SocketPath("nosuch")) {
 		t.Errorf("stderr %q does not name the session's socket", r.stderr)
 	}
 }
@@ -337,7 +338,7 @@ func TestCLIList(t *testing.T) {
 
 	r = runCLI(t, "--socket", sock, "list", "--json")
 	r.want(t, 0)
-	var agents []orchestrator.AgentInfo
+	var agents []control.AgentInfo
 	if err := json.Unmarshal([]byte(r.stdout), &agents); err != nil || len(agents) != 2 || *agents[1].ExitCode != 3 {
 		t.Errorf("list --json = %q (%v)", r.stdout, err)
 	}
@@ -386,16 +387,16 @@ func TestCLIWaitExitStatus(t *testing.T) {
 func TestWaitStatus(t *testing.T) {
 	code := func(n int) *int { return &n }
 	tests := []struct {
-		agents []orchestrator.AgentInfo
+		agents []control.AgentInfo
 		want   int
 	}{
 		{nil, 0},
-		{[]orchestrator.AgentInfo{{State: orchestrator.StateDone, ExitCode: code(0)}}, 0},
-		{[]orchestrator.AgentInfo{{State: orchestrator.StateFailed}}, 1},                        // could not start
-		{[]orchestrator.AgentInfo{{State: orchestrator.StateKilled}}, 1},                        // closed, no code
-		{[]orchestrator.AgentInfo{{State: orchestrator.StateKilled, ExitCode: code(143)}}, 143}, // SIGTERM
-		{[]orchestrator.AgentInfo{{State: orchestrator.StateFailed, ExitCode: code(-1)}}, 1},
-		{[]orchestrator.AgentInfo{{ExitCode: code(0)}, {ExitCode: code(2)}, {ExitCode: code(3)}}, 2},
+		{[]control.AgentInfo{{State: orchestrator.StateDone, ExitCode: code(0)}}, 0},
+		{[]control.AgentInfo{{State: orchestrator.StateFailed}}, 1},                        // could not start
+		{[]control.AgentInfo{{State: orchestrator.StateKilled}}, 1},                        // closed, no code
+		{[]control.AgentInfo{{State: orchestrator.StateKilled, ExitCode: code(143)}}, 143}, // SIGTERM
+		{[]control.AgentInfo{{State: orchestrator.StateFailed, ExitCode: code(-1)}}, 1},
+		{[]control.AgentInfo{{ExitCode: code(0)}, {ExitCode: code(2)}, {ExitCode: code(3)}}, 2},
 	}
 	for i, tt := range tests {
 		if got := waitStatus(tt.agents); got != tt.want {
@@ -466,7 +467,7 @@ func TestCLIExplain(t *testing.T) {
 	}
 	r = runCLI(t, "--socket", sock, "explain", id, "--json")
 	r.want(t, 0)
-	var ex orchestrator.Explanation
+	var ex control.Explanation
 	if err := json.Unmarshal([]byte(r.stdout), &ex); err != nil || ex.Agent.ID != id {
 		t.Errorf("explain --json = %q (%v)", r.stdout, err)
 	}

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // 8.5: whatever the socket sends, the client commands print no escape
@@ -20,7 +21,7 @@ func TestCLIOutputIsSanitised(t *testing.T) {
 	const evil = "\x1b]52;c;ZWNobyBwd25lZA==\x07\x1bPtmux;\x1b\x1b]0;t\x07\x1b\\\u009b2J\u202e"
 	id := b.add("title"+evil, -1)
 	b.mu.Lock()
-	b.agents[0].State = orchestrator.State("running" + evil)
+	b.agents[0].State = agentstate.State("running" + evil)
 	b.agents[0].LogPath = "/log" + evil
 	b.agents[0].QueueReason = "why" + evil
 	b.mu.Unlock()
@@ -60,7 +61,7 @@ func TestCLITooManyConnections(t *testing.T) {
 			if err != nil {
 				return
 			}
-			_, _ = fmt.Fprintf(c, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"too many connections to this session (512 busy)"}}`+"\n", orchestrator.CodeTooManyConnections)
+			_, _ = fmt.Fprintf(c, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"too many connections to this session (512 busy)"}}`+"\n", control.CodeTooManyConnections)
 			_ = c.(*net.UnixConn).CloseWrite()
 			time.AfterFunc(time.Second, func() { _ = c.Close() })
 		}
@@ -105,7 +106,7 @@ func TestWatchTargetRefusesUntrustedDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = watchTarget("")
-	if !errors.Is(err, orchestrator.ErrUntrustedSocket) || !strings.Contains(err.Error(), "writable by other users") {
+	if !errors.Is(err, control.ErrUntrustedSocket) || !strings.Contains(err.Error(), "writable by other users") {
 		t.Fatalf("watchTarget with a planted directory: %v", err)
 	}
 }

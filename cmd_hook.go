@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/spf13/cobra"
 )
 
@@ -102,7 +102,7 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 		return // an event the adapter does not map
 	}
 	// The agent's secret says who is speaking; the id only names the target.
-	token := getenv(orchestrator.EnvToken)
+	token := getenv(control.EnvToken)
 	if err := sendSignal(conn, token, id, cli, sig, time.Now().Add(hookSendBudget)); err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
 	}
@@ -134,11 +134,11 @@ func readBounded(r io.Reader, max int, deadline time.Time) ([]byte, bool) {
 // sendSignal writes one agent.signal JSON-RPC notification (no id, so the
 // session sends no reply to wait for) on conn.
 func sendSignal(conn net.Conn, token, id, cli string, sig agentstate.Signal, deadline time.Time) error {
-	params, err := json.Marshal(orchestrator.SignalParams{ID: id, CLI: cli, Signal: sig})
+	params, err := json.Marshal(control.SignalParams{ID: id, CLI: cli, Signal: sig})
 	if err != nil {
 		return fmt.Errorf("encode the signal: %w", err)
 	}
-	line, err := json.Marshal(orchestrator.Request{JSONRPC: "2.0", Method: orchestrator.MethodAgentSignal, Params: params, Token: token})
+	line, err := json.Marshal(control.Request{JSONRPC: "2.0", Method: control.MethodAgentSignal, Params: params, Token: token})
 	if err != nil {
 		return fmt.Errorf("encode the request: %w", err)
 	}

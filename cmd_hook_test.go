@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // hookListener is a stand-in session socket that records the lines it gets.
@@ -58,14 +58,14 @@ func TestRunHookSendsSignal(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no signal reached the session")
 	}
-	var req orchestrator.Request
+	var req control.Request
 	if err := json.Unmarshal([]byte(line), &req); err != nil {
 		t.Fatal(err)
 	}
-	if req.JSONRPC != "2.0" || req.Method != orchestrator.MethodAgentSignal || req.ID != nil {
+	if req.JSONRPC != "2.0" || req.Method != control.MethodAgentSignal || req.ID != nil {
 		t.Errorf("request = %s", line)
 	}
-	var p orchestrator.SignalParams
+	var p control.SignalParams
 	if err := json.Unmarshal(req.Params, &p); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/mcpserver"
 	"github.com/spf13/cobra"
 )
 
@@ -27,11 +28,11 @@ by hand, register the command "agentgrid mcp" as a stdio MCP server.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path := os.Getenv(orchestrator.EnvSocket)
+			path := os.Getenv(control.EnvSocket)
 			if path == "" {
 				return exitError{1, "agentgrid mcp serves one agentgrid session, and AGENTGRID_SOCKET is not set; run it from inside a session (agents and the orchestrator get the variable)"}
 			}
-			client, err := orchestrator.Dial(path)
+			client, err := control.Dial(path)
 			if err != nil {
 				return exitError{1, err.Error()}
 			}
@@ -42,7 +43,7 @@ by hand, register the command "agentgrid mcp" as a stdio MCP server.`,
 			}
 			ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
-			return orchestrator.RunMCP(ctx, client, os.Stdin, os.Stdout)
+			return mcpserver.Run(ctx, client, os.Stdin, os.Stdout)
 		},
 	})
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/ui"
 )
 
@@ -39,13 +39,13 @@ running for this user (with several, it lists them).`,
 			target := ""
 			if len(args) == 1 {
 				if target = args[0]; target == "" {
-					return exitError{exitUsage, orchestrator.CheckSessionName("").Error()}
+					return exitError{exitUsage, control.CheckSessionName("").Error()}
 				}
 			} else if f := cmd.Flag("socket"); f != nil {
 				target = f.Value.String()
 			}
 			if target == "" {
-				target = os.Getenv(orchestrator.EnvSocket)
+				target = os.Getenv(control.EnvSocket)
 			}
 			path, name, err := watchTarget(target)
 			if err != nil {
@@ -54,14 +54,14 @@ running for this user (with several, it lists them).`,
 				}
 				return exitError{1, err.Error()}
 			}
-			if own := os.Getenv(orchestrator.EnvSocket); own != "" && filepath.Clean(own) == filepath.Clean(path) {
+			if own := os.Getenv(control.EnvSocket); own != "" && filepath.Clean(own) == filepath.Clean(path) {
 				// Its own screen would show the watcher showing the screen, and so on.
 				return exitError{1, fmt.Sprintf("this terminal is a pane of session %s, which cannot watch itself; run agentgrid watch in another terminal", name)}
 			}
 			if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 				return exitError{1, "agentgrid watch needs a terminal on stdin and stdout; use agentgrid capture from scripts"}
 			}
-			c, err := orchestrator.Dial(path)
+			c, err := control.Dial(path)
 			if err != nil {
 				return exitError{1, err.Error()}
 			}
@@ -73,11 +73,11 @@ running for this user (with several, it lists them).`,
 			// Check that the session has a screen before taking the terminal;
 			// a session that has drawn nothing yet answers "cancelled".
 			_, err = c.Screen(ctx, 0, 2*time.Second)
-			var rpcErr *orchestrator.RPCError
-			if err != nil && !(errors.As(err, &rpcErr) && rpcErr.Code == orchestrator.CodeCancelled) {
+			var rpcErr *control.RPCError
+			if err != nil && !(errors.As(err, &rpcErr) && rpcErr.Code == control.CodeCancelled) {
 				return exitError{1, fmt.Sprintf("watch %s: %v", name, err)}
 			}
-			err = ui.Watch(ctx, name, func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
+			err = ui.Watch(ctx, name, func(ctx context.Context, after uint64) (control.ScreenFrame, error) {
 				return c.Screen(ctx, after, 0)
 			})
 			if errors.Is(err, ui.ErrSessionEnded) {
@@ -98,16 +98,16 @@ func watchTarget(target string) (path, name string, err error) {
 		}
 		return path, sessionName(path), nil
 	}
-	dir := orchestrator.SocketDir()
+	dir := control.SocketDir()
 	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
 	var live []string
 	var refused error
 	for _, s := range socks {
-		c, err := orchestrator.Dial(s)
+		c, err := control.Dial(s)
 		if err == nil {
 			_ = c.Close()
 			live = append(live, s)
-		} else if refused == nil && errors.Is(err, orchestrator.ErrUntrustedSocket) {
+		} else if refused == nil && errors.Is(err, control.ErrUntrustedSocket) {
 			refused = err
 		}
 	}

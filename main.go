@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes"
@@ -122,7 +123,7 @@ until then the session says in its status line that it ignored the file.`,
 func runSession(cmd *cobra.Command, o sessionOptions) error {
 	// An empty --session means the default name only when it is not given.
 	if f := cmd.Flags().Lookup("session"); o.Session != "" || f != nil && f.Changed {
-		if err := orchestrator.CheckSessionName(o.Session); err != nil {
+		if err := control.CheckSessionName(o.Session); err != nil {
 			return exitError{exitUsage, err.Error()}
 		}
 	}
@@ -209,7 +210,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},
 		StateDir:   stateDir,
-		SocketPath: orchestrator.SocketPath(session),
+		SocketPath: control.SocketPath(session),
 		Env:        os.Environ(),
 		Logger:     logger,
 		Version:    version,

@@ -14,7 +14,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 func init() {
@@ -59,7 +59,7 @@ func runHooksBench(o benchOptions) ([]benchRow, error) {
 	}
 	defer s.close()
 	ctx, cancel := wbCall()
-	a, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: "hooked", Argv: []string{"cat"}})
+	a, err := s.client.Spawn(ctx, control.SpawnParams{Title: "hooked", Argv: []string{"cat"}})
 	cancel()
 	if err != nil {
 		return render, fmt.Errorf("spawn the agent the hook events are for: %w", err)

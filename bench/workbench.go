@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // The workbench section measures whole sessions: agentgrid in a PTY driven
@@ -163,7 +163,7 @@ func (e *wbEnv) logf(format string, args ...any) {
 // wbAgentgrid is an agentgrid session under measurement.
 type wbAgentgrid struct {
 	term   *wbTerminal
-	client *orchestrator.Client
+	client *control.Client
 }
 
 func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, error) {
@@ -178,11 +178,11 @@ func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, err
 		return nil, err
 	}
 	sock := filepath.Join(e.runtime, "agentgrid", name+".sock")
-	var c *orchestrator.Client
+	var c *control.Client
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	err = wbWaitUntil(ctx, 20*time.Millisecond, func() bool {
-		c, err = orchestrator.Dial(sock)
+		c, err = control.Dial(sock)
 		return err == nil
 	})
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // idle measures the CPU of a session with 16 idle shells: over the first
@@ -110,7 +111,7 @@ func (e *wbEnv) idleAgentgrid() ([]wbIdleWindow, wbRedraw, error) {
 	defer s.close()
 	for i := range wbIdlePanes {
 		ctx, cancel := wbCall()
-		_, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: fmt.Sprintf("idle-%d", i+1), Argv: []string{"sh"}})
+		_, err := s.client.Spawn(ctx, control.SpawnParams{Title: fmt.Sprintf("idle-%d", i+1), Argv: []string{"sh"}})
 		cancel()
 		if err != nil {
 			return nil, wbRedraw{}, err
@@ -129,7 +130,7 @@ func (e *wbEnv) idleAgentgrid() ([]wbIdleWindow, wbRedraw, error) {
 		}
 		idle := 0
 		for _, a := range as {
-			if a.State == orchestrator.StateIdle {
+			if a.State == agentstate.Idle {
 				idle++
 			}
 		}
@@ -220,7 +221,7 @@ func (e *wbEnv) spawnAgentgrid() (inCapture, onScreen []float64, err error) {
 		cmd, marker := wbSpawnProbe(i)
 		ctx, cancel := wbCall()
 		t0 := time.Now()
-		a, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: "probe", Argv: []string{"sh", "-c", cmd}})
+		a, err := s.client.Spawn(ctx, control.SpawnParams{Title: "probe", Argv: []string{"sh", "-c", cmd}})
 		if err != nil {
 			cancel()
 			return nil, nil, err
@@ -386,7 +387,7 @@ func (e *wbEnv) floodAgentgrid() (wbFlood, error) {
 	var ids []string
 	for i := range wbFloodN {
 		ctx, cancel := wbCall()
-		a, err := s.client.Spawn(ctx, orchestrator.SpawnParams{Title: fmt.Sprintf("flood-%d", i+1), Argv: []string{"sh", "-c", wbFloodCmd()}})
+		a, err := s.client.Spawn(ctx, control.SpawnParams{Title: fmt.Sprintf("flood-%d", i+1), Argv: []string{"sh", "-c", wbFloodCmd()}})
 		cancel()
 		if err != nil {
 			return wbFlood{}, err

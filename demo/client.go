@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/charmbracelet/x/term"
 )
 
@@ -19,7 +19,7 @@ const callTimeout = 10 * time.Second
 // socketSession drives a session through its control socket.
 type socketSession struct {
 	ctx context.Context
-	c   *orchestrator.Client
+	c   *control.Client
 }
 
 func (s socketSession) call() (context.Context, context.CancelFunc) {
@@ -29,7 +29,7 @@ func (s socketSession) call() (context.Context, context.CancelFunc) {
 func (s socketSession) Spawn(title string, argv []string) (Agent, error) {
 	ctx, cancel := s.call()
 	defer cancel()
-	info, err := s.c.Spawn(ctx, orchestrator.SpawnParams{Title: title, Argv: argv})
+	info, err := s.c.Spawn(ctx, control.SpawnParams{Title: title, Argv: argv})
 	if err != nil {
 		return Agent{}, err
 	}
@@ -63,7 +63,7 @@ func (s socketSession) SetStatus(key, text string) error {
 }
 
 // fromInfo maps the socket's agent snapshot onto what the demo needs.
-func fromInfo(in orchestrator.AgentInfo) Agent {
+func fromInfo(in control.AgentInfo) Agent {
 	return Agent{
 		ID: in.ID, Title: in.Title, State: in.State, Why: in.Why,
 		ExitCode: in.ExitCode, Started: in.Started, Ended: in.Ended,
@@ -98,7 +98,7 @@ func RunDirectorProcess(o DirectorOptions) int {
 		}
 		o.Exe = exe
 	}
-	c, err := orchestrator.DialEnv()
+	c, err := control.DialEnv()
 	if err != nil {
 		fmt.Fprintln(os.Stdout, paint(fgRed, "agentgrid demo: "+err.Error()))
 		fmt.Fprintln(os.Stdout, "Start the demo with: agentgrid demo")

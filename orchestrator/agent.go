@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -40,7 +41,7 @@ type agent struct {
 	pid     int
 
 	f       fusion
-	history []Transition
+	history []control.Transition
 
 	pane *panes.Pane
 	term *vterm.Terminal // the pane's, or one showing why the start failed
@@ -85,12 +86,12 @@ func (a *agent) displayTitle() string {
 
 // info builds the agent's public snapshot; its queue entry (nil when not
 // queued) and pane number come from the engine.
-func (a *agent) info(q *queueEntry, number int) AgentInfo {
+func (a *agent) info(q *queueEntry, number int) control.AgentInfo {
 	queuePos := 0
 	if q != nil {
 		queuePos = q.pos
 	}
-	in := AgentInfo{
+	in := control.AgentInfo{
 		ID: a.id, Title: a.displayTitle(), Kind: a.kind, Argv: slices.Clone(a.argv), Cwd: a.cwd, Parent: a.parent,
 		State: a.f.State, Why: a.f.Why, Source: a.f.Source, Since: a.f.Since, Confirmed: a.f.Confirmed,
 		Created: a.created, PID: a.pid, Visible: a.visible && !a.closed, Number: number, QueuePos: queuePos,

@@ -11,36 +11,37 @@ import (
 
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 )
 
 // Spawn asks for a new background agent. It is placed in the grid when a
 // slot is free and queued otherwise; it fails when the command cannot be
 // resolved or the queue is full (agents.max_queued).
-func (e *Engine) Spawn(req SpawnRequest) (AgentInfo, error) {
-	var info AgentInfo
+func (e *Engine) Spawn(req control.SpawnRequest) (control.AgentInfo, error) {
+	var info control.AgentInfo
 	var err error
 	if derr := e.do(func() { info, err = e.spawn(req) }); derr != nil {
-		return AgentInfo{}, derr
+		return control.AgentInfo{}, derr
 	}
 	return info, err
 }
 
-func (e *Engine) spawn(req SpawnRequest) (AgentInfo, error) {
+func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	s := &e.st
 	if s.closing {
-		return AgentInfo{}, errShutDown
+		return control.AgentInfo{}, errShutDown
 	}
 	id := fmt.Sprintf("a%d", s.seq+1)
 	token := newToken()
 	argv, kindEnv, err := resolveKind(e.cfg, req, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
-		return AgentInfo{}, err
+		return control.AgentInfo{}, err
 	}
 	// After every pass a non-empty queue means no free slot, so a full
 	// queue means the request could only wait: refuse it.
 	if s.queue.Full() {
-		return AgentInfo{}, s.queue.fullError()
+		return control.AgentInfo{}, s.queue.fullError()
 	}
 	cwd := req.Cwd
 	if cwd == "" {
@@ -53,7 +54,7 @@ func (e *Engine) spawn(req SpawnRequest) (AgentInfo, error) {
 		vars = append(vars, k+"="+req.Env[k])
 	}
 	// The identity comes last so that no requested env can replace it.
-	vars = append(vars, "AGENTGRID_AGENT_ID="+id, EnvToken+"="+token)
+	vars = append(vars, "AGENTGRID_AGENT_ID="+id, control.EnvToken+"="+token)
 	grants := e.auth.grantsFor(e.cfg, req.Kind, req.Parent)
 	e.auth.add(token, &principal{agent: id, parent: req.Parent, grants: grants})
 	now := e.now()
@@ -66,7 +67,7 @@ func (e *Engine) spawn(req SpawnRequest) (AgentInfo, error) {
 		e.log.Info("agent granted more than its own subtree", "agent", id, "kind", req.Kind, "grants", grantList(grants))
 	}
 	a.f = fusion{State: StatePending, Why: "waiting for a slot", Source: SourceEngine, Since: now, Confirmed: now}
-	a.history = []Transition{{Time: now, To: StatePending, Why: a.f.Why, Source: SourceEngine}}
+	a.history = []control.Transition{{Time: now, To: StatePending, Why: a.f.Why, Source: SourceEngine}}
 	if e.opts.StateDir != "" {
 		a.logPath = filepath.Join(e.opts.StateDir, id+".log")
 	}
@@ -80,7 +81,7 @@ func (e *Engine) spawn(req SpawnRequest) (AgentInfo, error) {
 }
 
 // infoOf is a's public info with its queue position and pane number.
-func (e *Engine) infoOf(a *agent) AgentInfo {
+func (e *Engine) infoOf(a *agent) control.AgentInfo {
 	n := 0
 	if i := slices.Index(e.st.visible, a.id); i >= 0 && a.visible {
 		n = i + 1
@@ -226,7 +227,7 @@ func (e *Engine) CycleLayout() {
 // ids are ignored.
 func (e *Engine) Focus(id string) {
 	_ = e.do(func() {
-		if id == MainID && e.st.main != nil {
+		if id == control.MainID && e.st.main != nil {
 			e.st.focus = id
 		} else if a := e.st.agents[id]; a != nil && a.visible {
 			e.st.focus = id
@@ -266,8 +267,8 @@ func (e *Engine) Show(id string) error {
 		if err != nil {
 			return
 		}
-		if id == MainID {
-			e.st.focus = MainID
+		if id == control.MainID {
+			e.st.focus = control.MainID
 			e.st.dirty = true
 			e.publish()
 			return
@@ -301,14 +302,14 @@ func (e *Engine) Show(id string) error {
 }
 
 // List returns every agent (main excluded), in creation order.
-func (e *Engine) List() []AgentInfo {
+func (e *Engine) List() []control.AgentInfo {
 	return slices.Clone(e.snap.Load().Agents)
 }
 
 // Agent returns one agent's info; "main" is the orchestrator.
-func (e *Engine) Agent(id string) (AgentInfo, bool) {
+func (e *Engine) Agent(id string) (control.AgentInfo, bool) {
 	snap := e.snap.Load()
-	if id == MainID && snap.Main != nil {
+	if id == control.MainID && snap.Main != nil {
 		return snap.Main.Agent, true
 	}
 	for _, a := range snap.Agents {
@@ -316,7 +317,7 @@ func (e *Engine) Agent(id string) (AgentInfo, bool) {
 			return a, true
 		}
 	}
-	return AgentInfo{}, false
+	return control.AgentInfo{}, false
 }
 
 // Signal applies a hook adapter's signal to an agent (source names the
@@ -357,8 +358,8 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 }
 
 // Explain returns an agent's state with its recent history.
-func (e *Engine) Explain(id string) (Explanation, error) {
-	var ex Explanation
+func (e *Engine) Explain(id string) (control.Explanation, error) {
+	var ex control.Explanation
 	var err error
 	if derr := e.do(func() {
 		var a *agent
@@ -369,16 +370,16 @@ func (e *Engine) Explain(id string) (Explanation, error) {
 		ex.Agent = e.infoOf(a)
 		ex.History = slices.Clone(a.history)
 		if !a.f.LastHook.IsZero() {
-			ex.Evidence = append(ex.Evidence, Evidence{Source: SourceHook, Says: "last hook state", Time: a.f.LastHook})
+			ex.Evidence = append(ex.Evidence, control.Evidence{Source: SourceHook, Says: "last hook state", Time: a.f.LastHook})
 		}
 		if !a.f.InterruptAt.IsZero() {
-			ex.Evidence = append(ex.Evidence, Evidence{Source: SourceInput, Says: "user interrupted", Time: a.f.InterruptAt})
+			ex.Evidence = append(ex.Evidence, control.Evidence{Source: SourceInput, Says: "user interrupted", Time: a.f.InterruptAt})
 		}
 		if a.pane != nil {
-			ex.Evidence = append(ex.Evidence, Evidence{Source: SourceActivity, Says: "last output", Time: a.pane.LastOutput()})
+			ex.Evidence = append(ex.Evidence, control.Evidence{Source: SourceActivity, Says: "last output", Time: a.pane.LastOutput()})
 		}
 	}); derr != nil {
-		return Explanation{}, derr
+		return control.Explanation{}, derr
 	}
 	return ex, err
 }
@@ -406,10 +407,10 @@ func (e *Engine) FocusOutput() <-chan struct{} { return e.focusChanged }
 // Wait blocks until every agent in ids has finished (done, failed or
 // killed) or ctx is done; it returns their infos in the order asked, with
 // ctx's error if it gave up first.
-func (e *Engine) Wait(ctx context.Context, ids []string) ([]AgentInfo, error) {
+func (e *Engine) Wait(ctx context.Context, ids []string) ([]control.AgentInfo, error) {
 	for {
 		ch := e.finishChan()
-		out := make([]AgentInfo, 0, len(ids))
+		out := make([]control.AgentInfo, 0, len(ids))
 		all := true
 		for _, id := range ids {
 			in, ok := e.Agent(id)

@@ -5,14 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/agentgrid/agentgrid/config"
-	"github.com/agentgrid/agentgrid/internal/agentcli"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // Who may do what through the control socket.
@@ -33,24 +31,8 @@ import (
 //   - A request with a token this session did not give out, or one without a
 //     token from a process that descends from the session, is refused.
 
-// EnvToken is the environment variable that carries an agent's secret.
-const EnvToken = "AGENTGRID_TOKEN"
-
-// EnvTokenFile names a file holding the secret, for programs that an agent
-// CLI starts with a filtered environment (its MCP server): the secret then
-// stays out of command lines and generated settings. The wiring of each
-// agent CLI writes it.
-const EnvTokenFile = agentcli.EnvTokenFile
-
-// What a caller may be granted, per [kinds.NAME] grants.
-const (
-	GrantRead   = "read"   // agent.get, agent.capture, agent.explain, agent.list, session.screen
-	GrantWait   = "wait"   // agent.wait
-	GrantSend   = "send"   // agent.send
-	GrantClose  = "close"  // agent.close
-	GrantSignal = "signal" // agent.signal, status.set for an agent
-	grantAll    = "all"
-)
+// grantAll in [kinds.NAME] grants stands for every grant.
+const grantAll = "all"
 
 // principal is one holder of a token.
 type principal struct {
@@ -107,7 +89,7 @@ func (a *authority) grantsFor(cfg config.Config, kind, parent string) map[string
 	g := map[string]bool{}
 	for _, name := range cfg.Kinds[kind].Grants {
 		if name == grantAll {
-			for _, act := range []string{GrantRead, GrantWait, GrantSend, GrantClose, GrantSignal} {
+			for _, act := range []string{control.GrantRead, control.GrantWait, control.GrantSend, control.GrantClose, control.GrantSignal} {
 				g[act] = true
 			}
 			continue
@@ -122,20 +104,16 @@ func (a *authority) grantsFor(cfg config.Config, kind, parent string) map[string
 	return g
 }
 
-// Caller is who sent a request: an agent (by its token), or someone with
+// caller is who sent a request: an agent (by its token), or someone with
 // full control.
-type Caller struct {
+type caller struct {
 	p *principal // nil: full control without a token
 	a *authority
 }
 
-// fullCaller is the caller of a request without a token from outside the
-// session, or of a backend that does not tell callers apart.
-var fullCaller = Caller{}
-
 // Agent is the calling agent's id ("main" for the main view), or "" when
 // the caller is not an agent.
-func (c Caller) Agent() string {
+func (c caller) Agent() string {
 	if c.p == nil {
 		return ""
 	}
@@ -143,24 +121,24 @@ func (c Caller) Agent() string {
 }
 
 // Full reports whether the caller may do anything.
-func (c Caller) Full() bool { return c.p == nil || c.p.full }
+func (c caller) Full() bool { return c.p == nil || c.p.full }
 
 // May returns nil when the caller may do act to the agent target, and an
 // error that says what is refused and how to allow it otherwise. An unknown
 // target passes, so that the method reports it as not found.
-func (c Caller) May(act, target string) error {
+func (c caller) May(act, target string) error {
 	if c.Full() || c.p.grants[act] || target == c.p.agent {
 		return nil
 	}
 	c.a.mu.RLock()
 	_, known := c.a.byID[target]
-	own := act != GrantSignal && c.a.descends(target, c.p.agent)
+	own := act != control.GrantSignal && c.a.descends(target, c.p.agent)
 	c.a.mu.RUnlock()
 	if !known || own {
 		return nil
 	}
 	scope := "itself and the agents it started"
-	if act == GrantSignal {
+	if act == control.GrantSignal {
 		scope = "itself"
 	}
 	return fmt.Errorf("agent %s may not %s agent %s: an agent may %s only %s; to allow more, add %q to grants of its kind in the config ([kinds.NAME] grants = [%q])",
@@ -178,14 +156,14 @@ func (a *authority) descends(id, ancestor string) bool {
 	return false
 }
 
-// mayStatus checks status.set: an entry scoped to an agent, or keyed by an
+// MayStatus checks status.set: an entry scoped to an agent, or keyed by an
 // agent's id, speaks for that agent.
-func (c Caller) mayStatus(key, agent string) error {
-	if c.Full() || c.p.grants[GrantSignal] {
+func (c caller) MayStatus(key, agent string) error {
+	if c.Full() || c.p.grants[control.GrantSignal] {
 		return nil
 	}
 	if agent != "" && agent != c.p.agent {
-		return c.May(GrantSignal, agent)
+		return c.May(control.GrantSignal, agent)
 	}
 	if looksLikeAgentID(key) && key != c.p.agent {
 		return fmt.Errorf("agent %s may not set the status entry %q: that key belongs to agent %s; use a key of its own, or add \"signal\" to grants of its kind in the config", c.p.agent, key, key)
@@ -196,7 +174,7 @@ func (c Caller) mayStatus(key, agent string) error {
 // looksLikeAgentID is true for "main" and "a<number>", the ids the engine
 // gives out (now or later).
 func looksLikeAgentID(s string) bool {
-	if s == MainID {
+	if s == control.MainID {
 		return true
 	}
 	rest, ok := strings.CutPrefix(s, "a")
@@ -205,13 +183,13 @@ func looksLikeAgentID(s string) bool {
 
 func verb(act string) string {
 	switch act {
-	case GrantRead:
+	case control.GrantRead:
 		return "read"
-	case GrantWait:
+	case control.GrantWait:
 		return "wait for"
-	case GrantSend:
+	case control.GrantSend:
 		return "send to"
-	case GrantClose:
+	case control.GrantClose:
 		return "close"
 	default:
 		return "signal"
@@ -219,19 +197,36 @@ func verb(act string) string {
 }
 
 // identify maps a request's token to its caller.
-func (a *authority) identify(token string) (Caller, bool) {
+func (a *authority) identify(token string) (caller, bool) {
 	a.mu.RLock()
 	defer a.mu.RUnlock()
 	p, ok := a.byToken[token]
 	if !ok {
-		return Caller{}, false
+		return caller{}, false
 	}
-	return Caller{p: p, a: a}, true
+	return caller{p: p, a: a}, true
 }
 
-// Identify maps a request's token to its caller; false for a token this
-// session did not give out. The control socket uses it.
-func (e *Engine) Identify(token string) (Caller, bool) { return e.auth.identify(token) }
+// Authorize tells the control socket who sent a request. A request with a
+// token acts as the agent (or handler) it was given to; one without a token
+// has full control when it comes from outside the session and is refused
+// from inside, so that an agent cannot drop its token to gain rights. A
+// token this session did not give out is refused.
+func (e *Engine) Authorize(id control.Identity) (control.Caller, error) {
+	if id.Token == "" {
+		if id.Peer.Inside() {
+			return nil, fmt.Errorf("refused: this process runs inside the agentgrid session but its request carries no token; "+
+				"agentgrid gives each agent its own in %s, so keep that variable in the environment of what the agent runs", control.EnvToken)
+		}
+		return control.FullControl, nil
+	}
+	c, ok := e.auth.identify(id.Token)
+	if !ok {
+		return nil, fmt.Errorf("refused: the request's token (%s) is not one this session gave out; "+
+			"run the command from a process of this session, or from your own shell without the variable", control.EnvToken)
+	}
+	return c, nil
+}
 
 // IsAgentSession reports whether sid is the session id of an agent's
 // process (the main view included): each agent leads its own session, so
@@ -253,34 +248,6 @@ func (e *Engine) IsAgentSession(sid int) bool {
 // environment), or "" for an unknown id. For programs and tests that embed
 // an engine and act as one of its agents.
 func (e *Engine) AgentToken(id string) string { return e.auth.token(id) }
-
-// TokenFromEnv is the caller's secret: AGENTGRID_TOKEN, or the content of
-// the file AGENTGRID_TOKEN_FILE names. "" when neither is set.
-func TokenFromEnv() string {
-	if t := os.Getenv(EnvToken); t != "" {
-		return t
-	}
-	if f := os.Getenv(EnvTokenFile); f != "" {
-		if b, err := os.ReadFile(f); err == nil {
-			return strings.TrimSpace(string(b))
-		}
-	}
-	return ""
-}
-
-// sameSocket reports whether a and b name the same socket file, so that a
-// client sends its session's secret to that session only.
-func sameSocket(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
-}
 
 // grantList is a principal's grants in a stable order, for logs.
 func grantList(g map[string]bool) []string { return slices.Sorted(maps.Keys(g)) }

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -50,9 +52,9 @@ func startAuthzEngine(t *testing.T) (*Engine, string) {
 	return e, sock
 }
 
-func dialAs(t *testing.T, sock, token string) *Client {
+func dialAs(t *testing.T, sock, token string) *control.Client {
 	t.Helper()
-	c, err := DialToken(sock, token)
+	c, err := control.DialToken(sock, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +64,8 @@ func dialAs(t *testing.T, sock, token string) *Client {
 
 func wantForbidden(t *testing.T, what string, err error) {
 	t.Helper()
-	if ErrorCode(err) != CodeForbidden {
-		t.Errorf("%s: got %v, want a refusal (code %d)", what, err, CodeForbidden)
+	if control.ErrorCode(err) != control.CodeForbidden {
+		t.Errorf("%s: got %v, want a refusal (code %d)", what, err, control.CodeForbidden)
 	}
 }
 
@@ -83,11 +85,11 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	user := dialAs(t, sock, "")
-	a1, err := user.Spawn(ctx, SpawnParams{Title: "a1", Argv: []string{"cat"}})
+	a1, err := user.Spawn(ctx, control.SpawnParams{Title: "a1", Argv: []string{"cat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sib, err := user.Spawn(ctx, SpawnParams{Title: "sibling", Argv: []string{"cat"}})
+	sib, err := user.Spawn(ctx, control.SpawnParams{Title: "sibling", Argv: []string{"cat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,29 +97,29 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 		t.Errorf("an agent the user spawned has parent %q, want none", a1.Parent)
 	}
 	tok := e.AgentToken(a1.ID)
-	if len(tok) < 32 || tok == e.AgentToken(sib.ID) || tok == e.AgentToken(MainID) {
+	if len(tok) < 32 || tok == e.AgentToken(sib.ID) || tok == e.AgentToken(control.MainID) {
 		t.Fatalf("agent tokens are not distinct secrets: %q %q", tok, e.AgentToken(sib.ID))
 	}
 	c := dialAs(t, sock, tok)
-	child, err := c.Spawn(ctx, SpawnParams{Title: "child", Argv: []string{"cat"}})
+	child, err := c.Spawn(ctx, control.SpawnParams{Title: "child", Argv: []string{"cat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if child.Parent != a1.ID {
 		t.Errorf("the child's parent is %q, want %s", child.Parent, a1.ID)
 	}
-	grand, err := dialAs(t, sock, e.AgentToken(child.ID)).Spawn(ctx, SpawnParams{Title: "grandchild", Argv: []string{"cat"}})
+	grand, err := dialAs(t, sock, e.AgentToken(child.ID)).Spawn(ctx, control.SpawnParams{Title: "grandchild", Argv: []string{"cat"}})
 	if err != nil || grand.Parent != child.ID {
 		t.Fatalf("grandchild spawn: %+v, %v", grand, err)
 	}
-	waitAgent(t, e, sib.ID, "running", func(a AgentInfo) bool { return a.State.Alive() })
+	waitAgent(t, e, sib.ID, "running", func(a control.AgentInfo) bool { return a.State.Alive() })
 
-	wantForbidden(t, "send to main", c.Send(ctx, MainID, "echo owned\r"))
+	wantForbidden(t, "send to main", c.Send(ctx, control.MainID, "echo owned\r"))
 	wantForbidden(t, "send to a sibling", c.Send(ctx, sib.ID, "x"))
 	wantForbidden(t, "signal a sibling", c.Signal(ctx, sib.ID, "claude", agentstate.Signal{State: "waiting", Why: "permission: rm -rf /"}))
 	wantForbidden(t, "signal its own child", c.Signal(ctx, child.ID, "claude", agentstate.Signal{State: "waiting"}))
-	wantForbidden(t, "signal main", c.Signal(ctx, MainID, "claude", agentstate.Signal{State: "waiting"}))
-	_, err = c.Agent(ctx, MainID)
+	wantForbidden(t, "signal main", c.Signal(ctx, control.MainID, "claude", agentstate.Signal{State: "waiting"}))
+	_, err = c.Agent(ctx, control.MainID)
 	wantForbidden(t, "get main", err)
 	_, err = c.Capture(ctx, sib.ID, false, 0)
 	wantForbidden(t, "capture a sibling", err)
@@ -126,25 +128,25 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 	_, err = c.Wait(ctx, []string{child.ID, sib.ID}, time.Millisecond)
 	wantForbidden(t, "wait for a sibling", err)
 	wantForbidden(t, "close a sibling", c.CloseAgent(ctx, sib.ID))
-	wantForbidden(t, "close main", c.CloseAgent(ctx, MainID))
+	wantForbidden(t, "close main", c.CloseAgent(ctx, control.MainID))
 	wantForbidden(t, "status keyed by a sibling", c.SetStatus(ctx, sib.ID, "waiting: permission: rm -rf /", "", 0))
 	wantForbidden(t, "status scoped to a sibling", c.SetStatus(ctx, "note", "x", sib.ID, 0))
 	wantOK(t, "the user scopes an entry to the sibling", user.SetStatus(ctx, "review", "needs a look", sib.ID, 0))
 	wantForbidden(t, "clear an entry scoped to a sibling", c.ClearStatus(ctx, "review"))
-	var screen ScreenFrame
-	wantForbidden(t, "watch the session's screen", c.Call(ctx, MethodSessionScreen, ScreenParams{}, &screen))
+	var screen control.ScreenFrame
+	wantForbidden(t, "watch the session's screen", c.Call(ctx, control.MethodSessionScreen, control.ScreenParams{}, &screen))
 
 	if got, _ := e.Agent(sib.ID); got.State == StateWaiting || got.Source == "hook:claude" {
 		t.Errorf("a refused signal changed the sibling: %s from %s", got.State, got.Source)
 	}
-	for _, id := range []string{MainID, sib.ID} {
+	for _, id := range []string{control.MainID, sib.ID} {
 		if got, _ := e.Agent(id); !got.State.Alive() {
 			t.Errorf("%s is %s after refused requests, want it alive", id, got.State)
 		}
 	}
 
 	wantOK(t, "signal itself", c.Signal(ctx, a1.ID, "claude", agentstate.Signal{State: "waiting", Why: "question"}))
-	waitAgent(t, e, a1.ID, "waiting from its own hook", func(a AgentInfo) bool { return a.State == StateWaiting })
+	waitAgent(t, e, a1.ID, "waiting from its own hook", func(a control.AgentInfo) bool { return a.State == StateWaiting })
 	wantOK(t, "status of its own", c.SetStatus(ctx, "tests", "3 failing", a1.ID, 0))
 	wantOK(t, "send to itself", c.Send(ctx, a1.ID, "x"))
 	wantOK(t, "send to its child", c.Send(ctx, child.ID, "hello child\r"))
@@ -170,7 +172,7 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 	}
 
 	// The user (no token, outside the session) and the main view keep full control.
-	wantOK(t, "the main view sends to an agent", dialAs(t, sock, e.AgentToken(MainID)).Send(ctx, sib.ID, "from main\r"))
+	wantOK(t, "the main view sends to an agent", dialAs(t, sock, e.AgentToken(control.MainID)).Send(ctx, sib.ID, "from main\r"))
 	all, err := user.List(ctx)
 	if err != nil || len(all) != 4 {
 		t.Fatalf("the user lists %d agents (%v), want 4", len(all), err)
@@ -190,19 +192,19 @@ func TestForgedTokensAndGrants(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	user := dialAs(t, sock, "")
-	plain, err := user.Spawn(ctx, SpawnParams{Title: "plain", Argv: []string{"cat"}})
+	plain, err := user.Spawn(ctx, control.SpawnParams{Title: "plain", Argv: []string{"cat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	boss, err := user.Spawn(ctx, SpawnParams{Title: "boss", Kind: "boss"})
+	boss, err := user.Spawn(ctx, control.SpawnParams{Title: "boss", Kind: "boss"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mailer, err := user.Spawn(ctx, SpawnParams{Title: "mailer", Kind: "mailer"})
+	mailer, err := user.Spawn(ctx, control.SpawnParams{Title: "mailer", Kind: "mailer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitAgent(t, e, plain.ID, "running", func(a AgentInfo) bool { return a.State.Alive() })
+	waitAgent(t, e, plain.ID, "running", func(a control.AgentInfo) bool { return a.State.Alive() })
 
 	forged := dialAs(t, sock, strings.Repeat("0", 64))
 	wantForbidden(t, "a forged token sends", forged.Send(ctx, plain.ID, "x"))
@@ -213,9 +215,9 @@ func TestForgedTokensAndGrants(t *testing.T) {
 	}
 
 	b := dialAs(t, sock, e.AgentToken(boss.ID))
-	wantOK(t, "a granted kind sends to main", b.Send(ctx, MainID, "from boss\r"))
+	wantOK(t, "a granted kind sends to main", b.Send(ctx, control.MainID, "from boss\r"))
 	wantOK(t, "a granted kind signals another agent", b.Signal(ctx, plain.ID, "claude", agentstate.Signal{State: "waiting", Why: "asked"}))
-	waitAgent(t, e, plain.ID, "waiting from the boss's signal", func(a AgentInfo) bool { return a.State == StateWaiting })
+	waitAgent(t, e, plain.ID, "waiting from the boss's signal", func(a control.AgentInfo) bool { return a.State == StateWaiting })
 
 	m := dialAs(t, sock, e.AgentToken(mailer.ID))
 	wantOK(t, "send granted", m.Send(ctx, plain.ID, "mail\r"))
@@ -223,11 +225,11 @@ func TestForgedTokensAndGrants(t *testing.T) {
 
 	// A plain agent that starts a "boss" does not get a boss.
 	p := dialAs(t, sock, e.AgentToken(plain.ID))
-	sub, err := p.Spawn(ctx, SpawnParams{Title: "would-be boss", Kind: "boss"})
+	sub, err := p.Spawn(ctx, control.SpawnParams{Title: "would-be boss", Kind: "boss"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantForbidden(t, "a boss started by a plain agent sends to main", dialAs(t, sock, e.AgentToken(sub.ID)).Send(ctx, MainID, "x"))
+	wantForbidden(t, "a boss started by a plain agent sends to main", dialAs(t, sock, e.AgentToken(sub.ID)).Send(ctx, control.MainID, "x"))
 	wantOK(t, "a granted kind closes any agent", b.CloseAgent(ctx, sub.ID))
 }
 
@@ -246,7 +248,7 @@ func TestAuthzHelperProcess(t *testing.T) {
 	}
 	fails := 0
 	check := func(what string, err error, wantCode int) {
-		if ErrorCode(err) != wantCode || wantCode == 0 && err != nil {
+		if control.ErrorCode(err) != wantCode || wantCode == 0 && err != nil {
 			fmt.Printf("FAIL %s: %v\r\n", what, err)
 			fails++
 		}
@@ -257,60 +259,60 @@ func TestAuthzHelperProcess(t *testing.T) {
 	switch mode {
 	case "no-token":
 		// Drop the secret and claim to be the main view.
-		_ = os.Unsetenv(EnvToken)
-		_ = os.Setenv("AGENTGRID_AGENT_ID", MainID)
-		c, err := DialEnv()
+		_ = os.Unsetenv(control.EnvToken)
+		_ = os.Setenv("AGENTGRID_AGENT_ID", control.MainID)
+		c, err := control.DialEnv()
 		if err != nil {
 			fmt.Printf("FAIL dial: %v\r\n", err)
 			os.Exit(1)
 		}
-		check("send to main without a token", c.Send(ctx, MainID, "echo owned\r"), CodeForbidden)
-		check("close a sibling without a token", c.CloseAgent(ctx, sibling), CodeForbidden)
+		check("send to main without a token", c.Send(ctx, control.MainID, "echo owned\r"), control.CodeForbidden)
+		check("close a sibling without a token", c.CloseAgent(ctx, sibling), control.CodeForbidden)
 		_, err = c.List(ctx)
-		check("list without a token", err, CodeForbidden)
+		check("list without a token", err, control.CodeForbidden)
 	case "hook-handler":
 		// A [[hooks]] handler acts for the user: it may speak for any agent.
-		c, err := DialEnv()
+		c, err := control.DialEnv()
 		if err != nil {
 			fmt.Printf("FAIL dial: %v\n", err)
 			os.Exit(1)
 		}
-		check("a hook handler sets a status entry keyed by an agent", c.SetStatus(ctx, MainID, "handled", "", 0), 0)
+		check("a hook handler sets a status entry keyed by an agent", c.SetStatus(ctx, control.MainID, "handled", "", 0), 0)
 	case "orphan":
 		// Leave the process tree (the shell that started us exits, so we
 		// are handed to init), drop the secret, and call as if from outside.
 		parent, _ := strconv.Atoi(os.Getenv("HELPER_ENGINE_PID"))
 		deadline := time.Now().Add(10 * time.Second)
-		for descendsFrom(os.Getpid(), parent) {
+		for below(os.Getpid(), parent) {
 			if time.Now().After(deadline) {
 				fmt.Printf("ORPHAN-FAIL still below the engine\r\n")
 				os.Exit(1)
 			}
 			time.Sleep(10 * time.Millisecond) // waiting to be reparented
 		}
-		_ = os.Unsetenv(EnvToken)
-		c, err := DialEnv()
+		_ = os.Unsetenv(control.EnvToken)
+		c, err := control.DialEnv()
 		if err != nil {
 			fmt.Printf("ORPHAN-FAIL dial: %v\r\n", err)
 			os.Exit(1)
 		}
-		check("send to main from an orphan without a token", c.Send(ctx, MainID, "echo owned\r"), CodeForbidden)
+		check("send to main from an orphan without a token", c.Send(ctx, control.MainID, "echo owned\r"), control.CodeForbidden)
 		if fails == 0 {
 			fmt.Printf("ORPHAN-OK\r\n")
 		} else {
 			fmt.Printf("ORPHAN-FAIL\r\n")
 		}
 	case "own-token":
-		c, err := DialEnv()
+		c, err := control.DialEnv()
 		if err != nil {
 			fmt.Printf("FAIL dial: %v\r\n", err)
 			os.Exit(1)
 		}
-		check("send to main", c.Send(ctx, MainID, "echo owned\r"), CodeForbidden)
-		check("signal a sibling", c.Signal(ctx, sibling, "claude", agentstate.Signal{State: "waiting", Why: "permission: rm -rf /"}), CodeForbidden)
+		check("send to main", c.Send(ctx, control.MainID, "echo owned\r"), control.CodeForbidden)
+		check("signal a sibling", c.Signal(ctx, sibling, "claude", agentstate.Signal{State: "waiting", Why: "permission: rm -rf /"}), control.CodeForbidden)
 		self := os.Getenv("AGENTGRID_AGENT_ID")
 		check("signal itself", c.Signal(ctx, self, "claude", agentstate.Signal{State: "running", Why: "working"}), 0)
-		child, err := c.Spawn(ctx, SpawnParams{Title: "child", Argv: []string{"sleep", "1000"}})
+		child, err := c.Spawn(ctx, control.SpawnParams{Title: "child", Argv: []string{"sleep", "1000"}})
 		check("spawn a child", err, 0)
 		if err == nil {
 			check("close its own child", c.CloseAgent(ctx, child.ID), 0)
@@ -334,13 +336,13 @@ func TestAuthzHelperProcess(t *testing.T) {
 // sibling's state, and can close the agent it started.
 func TestRealChildIsHeldToItsRights(t *testing.T) {
 	e, _ := startAuthzEngine(t)
-	sib, err := e.Spawn(SpawnRequest{Title: "sibling", Argv: []string{"cat"}})
+	sib, err := e.Spawn(control.SpawnRequest{Title: "sibling", Argv: []string{"cat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, mode := range []string{"no-token", "own-token"} {
 		t.Run(mode, func(t *testing.T) {
-			a, err := e.Spawn(SpawnRequest{Title: mode, Argv: []string{os.Args[0], "-test.run=^TestAuthzHelperProcess$"},
+			a, err := e.Spawn(control.SpawnRequest{Title: mode, Argv: []string{os.Args[0], "-test.run=^TestAuthzHelperProcess$"},
 				Env: map[string]string{authzHelperEnv: mode, "HELPER_SIBLING": sib.ID}})
 			if err != nil {
 				t.Fatal(err)
@@ -355,7 +357,7 @@ func TestRealChildIsHeldToItsRights(t *testing.T) {
 	// A process of an agent that leaves the process tree by a double fork
 	// still sits in the agent's session.
 	t.Run("orphan", func(t *testing.T) {
-		a, err := e.Spawn(SpawnRequest{Title: "orphan", Argv: []string{"sh", "-c", `("$0" -test.run='^TestAuthzHelperProcess$' &); exec sleep 1000`, os.Args[0]},
+		a, err := e.Spawn(control.SpawnRequest{Title: "orphan", Argv: []string{"sh", "-c", `("$0" -test.run='^TestAuthzHelperProcess$' &); exec sleep 1000`, os.Args[0]},
 			Env: map[string]string{authzHelperEnv: "orphan", "HELPER_ENGINE_PID": strconv.Itoa(os.Getpid())}})
 		if err != nil {
 			t.Fatal(err)
@@ -373,10 +375,10 @@ func TestRealChildIsHeldToItsRights(t *testing.T) {
 	if got, _ := e.Agent(sib.ID); !got.State.Alive() || got.Source == "hook:claude" {
 		t.Errorf("the sibling is %s from %s, want it alive and untouched", got.State, got.Source)
 	}
-	if got, _ := e.Agent(MainID); !got.State.Alive() {
+	if got, _ := e.Agent(control.MainID); !got.State.Alive() {
 		t.Errorf("main is %s", got.State)
 	}
-	text, _ := e.Capture(MainID, false, 0)
+	text, _ := e.Capture(control.MainID, false, 0)
 	if strings.Contains(text, "owned") {
 		t.Errorf("text reached the main view:\n%s", text)
 	}
@@ -408,7 +410,7 @@ func TestHookHandlersActForTheUser(t *testing.T) {
 	})
 	pollUntil(t, 15*time.Second, "the hook handler's status entry", func() bool {
 		for _, s := range e.Status().Entries() {
-			if s.Key == MainID && s.Text == "handled" {
+			if s.Key == control.MainID && s.Text == "handled" {
 				return true
 			}
 		}
@@ -424,7 +426,7 @@ func TestTokenStaysOutOfCommandLines(t *testing.T) {
 	cfg := config.Default()
 	sess := SessionEnv{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid", Token: newToken()}
 	for _, kind := range []string{"claude", "codex", "gemini", "opencode"} {
-		argv, env, err := resolveKind(cfg, SpawnRequest{Kind: kind, Prompt: "go"}, sess)
+		argv, env, err := resolveKind(cfg, control.SpawnRequest{Kind: kind, Prompt: "go"}, sess)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -440,7 +442,7 @@ func TestTokenStaysOutOfCommandLines(t *testing.T) {
 		if strings.Contains(all, sess.Token) {
 			t.Errorf("%s: the token is in its argv, env or settings:\n%s", kind, all)
 		}
-		if !strings.Contains(all, EnvTokenFile) {
+		if !strings.Contains(all, control.EnvTokenFile) {
 			t.Errorf("%s: its MCP server is not told where the token is:\n%s", kind, all)
 		}
 	}
@@ -449,9 +451,33 @@ func TestTokenStaysOutOfCommandLines(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("token file %s: %v, mode %v; want 0600", path, err, st)
 	}
-	t.Setenv(EnvToken, "")
-	t.Setenv(EnvTokenFile, path)
-	if got := TokenFromEnv(); got != sess.Token {
+	t.Setenv(control.EnvToken, "")
+	t.Setenv(control.EnvTokenFile, path)
+	if got := control.TokenFromEnv(); got != sess.Token {
 		t.Errorf("TokenFromEnv() = %q, want the token from the file", got)
 	}
+}
+
+// below reports whether ancestor is among pid's ancestors, from /proc;
+// without /proc it reports whether pid has not yet been handed to init.
+func below(pid, ancestor int) bool {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		return pid == os.Getpid() && os.Getppid() != 1
+	}
+	for pid > 1 {
+		if pid == ancestor {
+			return true
+		}
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return false
+		}
+		// The command name is in parentheses and may hold anything.
+		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(fields) < 2 {
+			return false
+		}
+		pid, _ = strconv.Atoi(fields[1])
+	}
+	return false
 }

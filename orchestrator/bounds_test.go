@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // A config that skipped validation with the largest durations a TOML
@@ -28,8 +29,8 @@ func TestShutdownWithHugeKillGrace(t *testing.T) {
 	}
 	e.Resize(24, 5)
 	a := spawn(t, e, "sleep", "1000")
-	a = waitAgent(t, e, a.ID, "running", func(a AgentInfo) bool { return a.PID > 0 })
-	m, _ := e.Agent(MainID)
+	a = waitAgent(t, e, a.ID, "running", func(a control.AgentInfo) bool { return a.PID > 0 })
+	m, _ := e.Agent(control.MainID)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := e.Shutdown(ctx); err != nil {

@@ -1,6 +1,7 @@
 // Package orchestrator is agentgrid's engine: the agent registry and its
 // lifecycle, the Query -> Decide -> Execute -> Update reconciler, the
-// deferred-spawn queue, concurrency limits, and the control socket.
+// deferred-spawn queue, concurrency limits, and who may do what to which
+// agent. Package control serves it on the session's socket.
 package orchestrator
 
 import (
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -61,7 +63,7 @@ type Engine struct {
 	startOnce    sync.Once
 	shutdownOnce sync.Once
 	shutdownErr  error
-	server       *Server
+	server       *control.Server
 	runner       *hooks.Runner
 	detachRunner func()
 
@@ -115,7 +117,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 	if o.Session == "" {
 		o.Session = fmt.Sprintf("agentgrid-%d", os.Getpid())
 	}
-	if err := CheckSessionName(o.Session); err != nil {
+	if err := control.CheckSessionName(o.Session); err != nil {
 		return nil, err
 	}
 	if o.StateDir != "" {
@@ -148,9 +150,9 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 	}
 	e.st = reconcilerState{
 		agents: map[string]*agent{}, queue: newDeferredQueue(cfg.Agents.MaxQueued),
-		limits: newLimiter(cfg.Limits), layoutName: name, focus: MainID,
+		limits: newLimiter(cfg.Limits), layoutName: name, focus: control.MainID,
 	}
-	e.snap.Store(&Snapshot{Layout: name, Focus: MainID, TooSmall: true})
+	e.snap.Store(&Snapshot{Layout: name, Focus: control.MainID, TooSmall: true})
 	return e, nil
 }
 
@@ -170,7 +172,7 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 		go e.loop()
 		if len(e.cfg.Hooks) > 0 {
 			// The user's own [[hooks]] handlers act for the user: full control.
-			env := append(slices.Clone(e.opts.Env), EnvToken+"="+e.auth.add(newToken(), &principal{full: true}))
+			env := append(slices.Clone(e.opts.Env), control.EnvToken+"="+e.auth.add(newToken(), &principal{full: true}))
 			e.runner = hooks.NewRunner(hooks.RunnerOptions{
 				Hooks: e.cfg.Hooks, Session: e.opts.Session, Socket: e.opts.SocketPath, Env: env,
 				SetStatus: func(key, text, agent, source string, ttl time.Duration) {
@@ -185,7 +187,7 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 			e.detachRunner = e.runner.Attach(e.bus)
 		}
 		if e.opts.SocketPath != "" {
-			srv, serr := StartServer(e.opts.SocketPath, e, ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log, Screen: e.opts.Screen})
+			srv, serr := control.StartServer(e.opts.SocketPath, e, control.ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log, Screen: e.opts.Screen})
 			if serr != nil {
 				err = serr
 				return
@@ -200,7 +202,7 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 		}
 		e.bus.Publish(hooks.Event{Type: hooks.EventSessionStart, Time: e.now(), Session: e.opts.Session})
 		for _, s := range e.cfg.Startup {
-			req := SpawnRequest{Title: s.Title, Cwd: s.Cwd, Kind: s.Kind, Prompt: s.Prompt, Argv: s.Command, Env: s.Env}
+			req := control.SpawnRequest{Title: s.Title, Cwd: s.Cwd, Kind: s.Kind, Prompt: s.Prompt, Argv: s.Command, Env: s.Env}
 			if _, serr := e.Spawn(req); serr != nil {
 				e.log.Warn("a startup agent could not be spawned", "title", s.Title, "err", serr)
 			}
@@ -370,3 +372,9 @@ func (e *Engine) grace() time.Duration {
 	}
 	return min(g, config.MaxKillGrace)
 }
+
+// The engine is what the control socket serves, and it tells callers apart.
+var (
+	_ control.Backend    = (*Engine)(nil)
+	_ control.Authorizer = (*Engine)(nil)
+)

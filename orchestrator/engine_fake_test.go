@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/panestest"
@@ -34,7 +35,7 @@ func TestFakeStartFailureIsShownAndReleasesNothing(t *testing.T) {
 		t.Fatalf("capture = %q, %v", s, err)
 	}
 	// The failed start held no permit: the next agent runs under limit 1.
-	waitAgent(t, e, good.ID, "running", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, good.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	if n := len(sp.Procs()); n != 1 {
 		t.Fatalf("%d processes started, want 1", n)
 	}
@@ -51,7 +52,7 @@ func TestFakeImmediateExitAndLimitHandOff(t *testing.T) {
 	if got := waitFinished(t, e, a1.ID); got.State != StateDone {
 		t.Fatalf("a1 = %+v", got)
 	}
-	waitAgent(t, e, a2.ID, "running after the hand-off", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, a2.ID, "running after the hand-off", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	if a, _ := e.Agent(a3.ID); a.State != StatePending {
 		t.Fatalf("a3 = %+v", a)
 	}
@@ -73,7 +74,7 @@ func TestFakeImmediateExitAndLimitHandOff(t *testing.T) {
 	if got := waitFinished(t, e, a2.ID); got.State != StateFailed || *got.ExitCode != 2 {
 		t.Fatalf("a2 = %+v", got)
 	}
-	waitAgent(t, e, a3.ID, "running", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, a3.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
 }
 
 func TestFakeCloseSendsTheGraceSequence(t *testing.T) {
@@ -117,7 +118,7 @@ func TestFakeNeverExitingProcessCannotHangShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if _, err := e.Spawn(SpawnRequest{Argv: []string{"stuck"}}); err != nil {
+		if _, err := e.Spawn(control.SpawnRequest{Argv: []string{"stuck"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -144,7 +145,7 @@ func TestFakeStalledInputNeverBlocks(t *testing.T) {
 	e := newTestEngine(t, sp, nil, nil)
 	e.Resize(48, 10)
 	in := spawn(t, e, "x")
-	waitAgent(t, e, in.ID, "running", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	chunk := make([]byte, 256<<10)
 	start := time.Now()
 	var err error
@@ -159,7 +160,7 @@ func TestFakeStalledInputNeverBlocks(t *testing.T) {
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("Send blocked for %s", el)
 	}
-	if _, err := e.Spawn(SpawnRequest{Argv: []string{"y"}}); err != nil {
+	if _, err := e.Spawn(control.SpawnRequest{Argv: []string{"y"}}); err != nil {
 		t.Fatalf("the engine is stuck: %v", err)
 	}
 	for _, p := range sp.Procs() {
@@ -174,13 +175,13 @@ func TestFakeNotificationMeansWaiting(t *testing.T) {
 	in := spawn(t, e, "x")
 	pollUntil(t, 5*time.Second, "the process", func() bool { return len(sp.Procs()) == 1 })
 	sp.Procs()[0].Output("\x1b]9;Approve the edit?\x07")
-	a := waitAgent(t, e, in.ID, "waiting", func(a AgentInfo) bool { return a.State == StateWaiting })
+	a := waitAgent(t, e, in.ID, "waiting", func(a control.AgentInfo) bool { return a.State == StateWaiting })
 	if a.Source != SourceTerminal || !strings.Contains(a.Why, "Approve the edit?") {
 		t.Fatalf("info = %+v", a)
 	}
 	// A title from the child names the pane when no title was asked for.
 	sp.Procs()[0].Output("\x1b]2;my agent\x07")
-	waitAgent(t, e, in.ID, "titled", func(a AgentInfo) bool { return a.Title == "my agent" })
+	waitAgent(t, e, in.ID, "titled", func(a control.AgentInfo) bool { return a.Title == "my agent" })
 }
 
 // TestFakeFocusOutputOnlyForFocusedPane: output of the focused pane pokes
@@ -191,7 +192,7 @@ func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 	e.Resize(120, 30)
 	a1, a2 := spawn(t, e, "x"), spawn(t, e, "y")
 	for _, id := range []string{a1.ID, a2.ID} {
-		waitAgent(t, e, id, "running on screen", func(a AgentInfo) bool { return a.State == StateRunning && a.Visible })
+		waitAgent(t, e, id, "running on screen", func(a control.AgentInfo) bool { return a.State == StateRunning && a.Visible })
 	}
 	procs := sp.Procs()
 	e.Focus(a1.ID)

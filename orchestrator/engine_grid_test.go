@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 func TestManySpawnsAreAllAccountedFor(t *testing.T) {
@@ -25,7 +26,7 @@ func TestManySpawnsAreAllAccountedFor(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := e.Spawn(SpawnRequest{Argv: []string{"cat"}})
+			_, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -75,7 +76,7 @@ func TestResizeShrinkMovesNewestToQueueAndGrowBringsThemBack(t *testing.T) {
 		ids = append(ids, spawn(t, e, "cat").ID)
 	}
 	for _, id := range ids {
-		waitAgent(t, e, id, "running", func(a AgentInfo) bool { return a.State == StateRunning && a.Visible })
+		waitAgent(t, e, id, "running", func(a control.AgentInfo) bool { return a.State == StateRunning && a.Visible })
 	}
 	e.Resize(24, 5) // capacity 2
 	snap := e.Snapshot()
@@ -94,7 +95,7 @@ func TestResizeShrinkMovesNewestToQueueAndGrowBringsThemBack(t *testing.T) {
 	}
 	e.Resize(48, 10) // capacity 8
 	for _, id := range ids {
-		waitAgent(t, e, id, "visible again", func(a AgentInfo) bool { return a.Visible && a.QueuePos == 0 })
+		waitAgent(t, e, id, "visible again", func(a control.AgentInfo) bool { return a.Visible && a.QueuePos == 0 })
 	}
 	snap = e.Snapshot()
 	if snap.Capacity != 8 || len(snap.Panes) != 4 {
@@ -129,7 +130,7 @@ func TestOffscreenAgentRunsAt80x24AndIsResizedWhenPlaced(t *testing.T) {
 	if err := e.Close(first.ID); err != nil {
 		t.Fatal(err)
 	}
-	waitAgent(t, e, second.ID, "placed", func(a AgentInfo) bool { return a.Visible })
+	waitAgent(t, e, second.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
 	snap := e.Snapshot()
 	if snap.Panes[1].Agent.ID != second.ID {
 		t.Fatalf("the freed slot went to %s", snap.Panes[1].Agent.ID)
@@ -158,7 +159,7 @@ func TestFinishedPaneLingersThenIsReclaimed(t *testing.T) {
 	if a, _ := e.Agent(second.ID); a.Visible || a.QueuePos != 1 || a.State != StatePending {
 		t.Fatalf("second before the linger: %+v", a)
 	}
-	waitAgent(t, e, second.ID, "placed after the linger", func(a AgentInfo) bool { return a.Visible && a.State == StateRunning })
+	waitAgent(t, e, second.ID, "placed after the linger", func(a control.AgentInfo) bool { return a.Visible && a.State == StateRunning })
 	if el := time.Since(*fin.Ended); el < 350*time.Millisecond {
 		t.Fatalf("reclaimed after %s, before the linger", el)
 	}
@@ -179,15 +180,15 @@ func TestLimitsHandOffInFIFOOrder(t *testing.T) {
 	})
 	e.Resize(120, 10)
 	mk := func(kind string) string {
-		in, err := e.Spawn(SpawnRequest{Argv: []string{"cat"}, Kind: kind})
+		in, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Kind: kind})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return in.ID
 	}
 	s1, s2, p1, s3 := mk("shell"), mk("shell"), mk(""), mk("shell")
-	waitAgent(t, e, s1, "running", func(a AgentInfo) bool { return a.State == StateRunning })
-	waitAgent(t, e, p1, "running", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, s1, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, p1, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	for _, id := range []string{s2, s3} {
 		a, _ := e.Agent(id)
 		if a.State != StatePending || !strings.Contains(a.Why, "limits.kinds.shell = 1") {
@@ -197,13 +198,13 @@ func TestLimitsHandOffInFIFOOrder(t *testing.T) {
 	if err := e.Close(s1); err != nil {
 		t.Fatal(err)
 	}
-	waitAgent(t, e, s2, "started after the release", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, s2, "started after the release", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	if a, _ := e.Agent(s3); a.State != StatePending {
 		t.Fatalf("s3 started out of order: %+v", a)
 	}
 	// The default limit: 3 running (s2, p1, and one more).
 	p2, p3 := mk(""), mk("")
-	waitAgent(t, e, p2, "running", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, p2, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	if a, _ := e.Agent(p3); a.State != StatePending || !strings.Contains(a.Why, "limits.default = 3") {
 		t.Fatalf("p3 = %+v", a)
 	}
@@ -211,7 +212,7 @@ func TestLimitsHandOffInFIFOOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// s3 is older than p3 but still blocked by its kind limit; p3 gets the permit.
-	waitAgent(t, e, p3, "started", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, p3, "started", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	if a, _ := e.Agent(s3); a.State != StatePending {
 		t.Fatalf("s3 = %+v", a)
 	}
@@ -241,7 +242,7 @@ func TestLayoutZoomAndFocus(t *testing.T) {
 	e := newTestEngine(t, nil, []string{"cat"}, func(c *config.Config) { c.Layout.Name = "main-vertical" })
 	e.Resize(100, 30)
 	in := spawn(t, e, "cat")
-	waitAgent(t, e, in.ID, "visible", func(a AgentInfo) bool { return a.Visible })
+	waitAgent(t, e, in.ID, "visible", func(a control.AgentInfo) bool { return a.Visible })
 	e.Focus(in.ID)
 	e.ToggleZoom()
 	snap := e.Snapshot()
@@ -317,7 +318,7 @@ func TestClosingAQueuedAgentAndBadKinds(t *testing.T) {
 	if a, _ := e.Agent(q2.ID); a.QueuePos != 1 {
 		t.Fatalf("the queue did not move up: %+v", a)
 	}
-	if _, err := e.Spawn(SpawnRequest{Kind: "no-such-kind"}); err == nil || !strings.Contains(err.Error(), `unknown kind "no-such-kind"`) {
+	if _, err := e.Spawn(control.SpawnRequest{Kind: "no-such-kind"}); err == nil || !strings.Contains(err.Error(), `unknown kind "no-such-kind"`) {
 		t.Fatalf("unknown kind: %v", err)
 	}
 }
@@ -334,10 +335,10 @@ func TestAgentFinishedOffscreenLingersOnceShown(t *testing.T) {
 	third := spawn(t, e, "cat")
 	waitFinished(t, e, first.ID)
 	waitFinished(t, e, second.ID)
-	a := waitAgent(t, e, second.ID, "placed", func(a AgentInfo) bool { return a.Visible })
+	a := waitAgent(t, e, second.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
 	placedAt := time.Now()
 	_ = a
-	waitAgent(t, e, third.ID, "placed", func(a AgentInfo) bool { return a.Visible })
+	waitAgent(t, e, third.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
 	if el := time.Since(placedAt); el < linger-100*time.Millisecond {
 		t.Fatalf("the pane of an agent that ended off screen was reclaimed %s after it was shown", el)
 	}

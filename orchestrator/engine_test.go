@@ -14,6 +14,7 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -59,9 +60,9 @@ func pollUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
 }
 
 // waitAgent waits until the agent's info satisfies cond and returns it.
-func waitAgent(t *testing.T, e *Engine, id, what string, cond func(AgentInfo) bool) AgentInfo {
+func waitAgent(t *testing.T, e *Engine, id, what string, cond func(control.AgentInfo) bool) control.AgentInfo {
 	t.Helper()
-	var in AgentInfo
+	var in control.AgentInfo
 	pollUntil(t, 15*time.Second, id+" "+what, func() bool {
 		var ok bool
 		in, ok = e.Agent(id)
@@ -70,16 +71,16 @@ func waitAgent(t *testing.T, e *Engine, id, what string, cond func(AgentInfo) bo
 	return in
 }
 
-func spawn(t *testing.T, e *Engine, argv ...string) AgentInfo {
+func spawn(t *testing.T, e *Engine, argv ...string) control.AgentInfo {
 	t.Helper()
-	in, err := e.Spawn(SpawnRequest{Argv: argv})
+	in, err := e.Spawn(control.SpawnRequest{Argv: argv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return in
 }
 
-func waitFinished(t *testing.T, e *Engine, id string) AgentInfo {
+func waitFinished(t *testing.T, e *Engine, id string) control.AgentInfo {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
@@ -133,7 +134,7 @@ func TestStartFailuresShowInThePane(t *testing.T) {
 	if err != nil || !strings.Contains(strings.ReplaceAll(text, "\n", ""), "command not found") {
 		t.Fatalf("capture = %q, %v", text, err)
 	}
-	in, err := e.Spawn(SpawnRequest{Argv: []string{"true"}, Cwd: "/nonexistent/agentgrid"})
+	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"true"}, Cwd: "/nonexistent/agentgrid"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestStartFailuresShowInThePane(t *testing.T) {
 	if got := waitFinished(t, e, quick.ID); got.State != StateDone || *got.ExitCode != 0 {
 		t.Fatalf("info = %+v", got)
 	}
-	if _, err := e.Spawn(SpawnRequest{}); err == nil {
+	if _, err := e.Spawn(control.SpawnRequest{}); err == nil {
 		t.Fatal("a spawn without a command was accepted")
 	}
 	ex, err := e.Explain(bad.ID)
@@ -162,7 +163,7 @@ func TestFloodDoesNotBlockTheEngine(t *testing.T) {
 	e.Resize(48, 10)
 	flood := spawn(t, e, "sh", "-c", "yes | head -c 50000000; echo; echo flood-end")
 	other := spawn(t, e, "cat")
-	waitAgent(t, e, other.ID, "running", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, other.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	for i := range 20 {
 		start := time.Now()
 		e.List()
@@ -218,10 +219,10 @@ func TestShutdownKillsEveryGroup(t *testing.T) {
 	var pids []int
 	for range 4 {
 		in := spawn(t, e, "sh", "-c", "trap '' HUP TERM; sleep 1000 & sleep 1000 & wait")
-		in = waitAgent(t, e, in.ID, "running", func(a AgentInfo) bool { return a.PID > 0 })
+		in = waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.PID > 0 })
 		pids = append(pids, in.PID)
 	}
-	m, _ := e.Agent(MainID)
+	m, _ := e.Agent(control.MainID)
 	pids = append(pids, m.PID)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -239,7 +240,7 @@ func TestShutdownKillsEveryGroup(t *testing.T) {
 	if err := e.Shutdown(ctx); err != nil {
 		t.Fatalf("second shutdown: %v", err)
 	}
-	if _, err := e.Spawn(SpawnRequest{Argv: []string{"true"}}); err == nil {
+	if _, err := e.Spawn(control.SpawnRequest{Argv: []string{"true"}}); err == nil {
 		t.Fatal("spawn after shutdown succeeded")
 	}
 }
@@ -247,8 +248,8 @@ func TestShutdownKillsEveryGroup(t *testing.T) {
 func TestMainViewExitKeepsTheSession(t *testing.T) {
 	e := newTestEngine(t, nil, []string{"sh", "-c", "echo main-says-hi; exit 7"}, nil)
 	e.Resize(80, 24)
-	waitAgent(t, e, MainID, "exited", func(a AgentInfo) bool { return a.State.Finished() })
-	m, _ := e.Agent(MainID)
+	waitAgent(t, e, control.MainID, "exited", func(a control.AgentInfo) bool { return a.State.Finished() })
+	m, _ := e.Agent(control.MainID)
 	if m.State != StateFailed || *m.ExitCode != 7 {
 		t.Fatalf("main = %+v", m)
 	}
@@ -274,19 +275,19 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	events, cancel := e.Bus().Subscribe(256)
 	defer cancel()
 	in := spawn(t, e, "cat")
-	waitAgent(t, e, in.ID, "idle after quiet", func(a AgentInfo) bool {
+	waitAgent(t, e, in.ID, "idle after quiet", func(a control.AgentInfo) bool {
 		return a.State == StateIdle && a.Source == SourceActivity
 	})
 	// Typing produces an echo: output activity makes it running again.
 	if err := e.Input(in.ID, []byte("hello")); err != nil {
 		t.Fatal(err)
 	}
-	waitAgent(t, e, in.ID, "running on activity", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, in.ID, "running on activity", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	// A hook says it waits for permission.
 	if err := e.Signal(in.ID, agentstate.Signal{Event: "PermissionRequest", State: "waiting", Why: "permission: Bash: ls", Status: "Bash: ls"}, "claude"); err != nil {
 		t.Fatal(err)
 	}
-	a := waitAgent(t, e, in.ID, "waiting", func(a AgentInfo) bool { return a.State == StateWaiting })
+	a := waitAgent(t, e, in.ID, "waiting", func(a control.AgentInfo) bool { return a.State == StateWaiting })
 	if a.Source != "hook:claude" || a.Why != "permission: Bash: ls" {
 		t.Fatalf("waiting info = %+v", a)
 	}
@@ -300,7 +301,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	if err := e.Input(in.ID, []byte("y")); err != nil {
 		t.Fatal(err)
 	}
-	a = waitAgent(t, e, in.ID, "answered", func(a AgentInfo) bool { return a.State == StateRunning })
+	a = waitAgent(t, e, in.ID, "answered", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	if a.Why != "user answered" || a.Source != SourceInput {
 		t.Fatalf("after input: %+v", a)
 	}
@@ -315,7 +316,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	if err := e.Signal(in.ID, agentstate.Signal{Event: "Stop", State: "idle"}, "claude"); err != nil {
 		t.Fatal(err)
 	}
-	a = waitAgent(t, e, in.ID, "idle", func(a AgentInfo) bool { return a.State == StateIdle })
+	a = waitAgent(t, e, in.ID, "idle", func(a control.AgentInfo) bool { return a.State == StateIdle })
 	if a.Why != "interrupted by user" || !a.Interrupted {
 		t.Fatalf("after interrupt: %+v", a)
 	}
@@ -343,7 +344,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	}
 	// A bell: a separate agent without hooks.
 	bell := spawn(t, e, "sh", "-c", "printf 'question?\\a'; exec cat")
-	a = waitAgent(t, e, bell.ID, "waiting on the bell", func(a AgentInfo) bool { return a.State == StateWaiting })
+	a = waitAgent(t, e, bell.ID, "waiting on the bell", func(a control.AgentInfo) bool { return a.State == StateWaiting })
 	if a.Source != SourceTerminal {
 		t.Fatalf("bell: %+v", a)
 	}
@@ -383,7 +384,7 @@ func TestChangedIsPokedOnOutput(t *testing.T) {
 	e := newTestEngine(t, nil, nil, nil)
 	e.Resize(48, 10)
 	in := spawn(t, e, "cat")
-	waitAgent(t, e, in.ID, "running", func(a AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
 	for len(e.Changed()) > 0 {
 		<-e.Changed()
 	}
@@ -428,7 +429,7 @@ func TestCaptureScrollbackAndStartupAgents(t *testing.T) {
 	if !strings.HasPrefix(withHistory, "39\n40\n41\n42\n43\n44\n") {
 		t.Fatalf("capture with 5 lines of history = %q", withHistory)
 	}
-	in, err := e.Spawn(SpawnRequest{Argv: []string{"sh", "-c", "echo \"$GREETING\""}, Env: map[string]string{"GREETING": "hi-env"}})
+	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"sh", "-c", "echo \"$GREETING\""}, Env: map[string]string{"GREETING": "hi-env"}})
 	if err != nil {
 		t.Fatal(err)
 	}

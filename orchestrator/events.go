@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // eventKind is something that happened outside the reconciler (a pane's
@@ -158,7 +159,7 @@ func (e *Engine) apply(a *agent, ev evidence) {
 	a.f = fuseState(a.f, ev, e.fusionConfig())
 	e.st.dirty = true
 	if a.f.State != old.State || a.f.Source != old.Source || a.f.Why != old.Why {
-		a.history = append(a.history, Transition{Time: ev.Time, From: old.State, To: a.f.State, Why: a.f.Why, Source: a.f.Source})
+		a.history = append(a.history, control.Transition{Time: ev.Time, From: old.State, To: a.f.State, Why: a.f.Why, Source: a.f.Source})
 		if len(a.history) > historyLen {
 			a.history = a.history[len(a.history)-historyLen:]
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // SessionEnv is what a kind preset needs to know about the session to wire
@@ -38,7 +39,7 @@ type SessionEnv struct {
 // this session for this process only — never by editing the user's own
 // config files. What the wiring is (settings files, flags, environment) is
 // each CLI's own, in internal/agentcli/NAME.
-func resolveKind(cfg config.Config, req SpawnRequest, sess SessionEnv) (argv []string, env []string, err error) {
+func resolveKind(cfg config.Config, req control.SpawnRequest, sess SessionEnv) (argv []string, env []string, err error) {
 	if req.Kind == "" {
 		if len(req.Argv) == 0 {
 			return nil, nil, errors.New("no command given: pass a command after -- or choose a kind with --kind")
@@ -90,7 +91,7 @@ func ResolveOrchestrator(cfg config.Config, argv []string, sess SessionEnv) ([]s
 		}
 		return slices.Clone(argv), nil, nil
 	}
-	return resolveKind(cfg, SpawnRequest{Kind: name, Argv: argv}, sess)
+	return resolveKind(cfg, control.SpawnRequest{Kind: name, Argv: argv}, sess)
 }
 
 // kindFor finds the preset for a command by its base name: a preset of that

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 func testSess(t *testing.T) SessionEnv {
@@ -20,26 +21,26 @@ func TestResolveKindGoldenArgv(t *testing.T) {
 	sd := sess.StateDir
 	cases := []struct {
 		name     string
-		req      SpawnRequest
+		req      control.SpawnRequest
 		wantArgv []string
 		wantEnv  []string
 	}{
-		{"plain argv", SpawnRequest{Argv: []string{"sh", "-c", "make"}}, []string{"sh", "-c", "make"}, nil},
-		{"claude with prompt", SpawnRequest{Kind: "claude", Prompt: "fix the tests"},
+		{"plain argv", control.SpawnRequest{Argv: []string{"sh", "-c", "make"}}, []string{"sh", "-c", "make"}, nil},
+		{"claude with prompt", control.SpawnRequest{Kind: "claude", Prompt: "fix the tests"},
 			[]string{"claude", "--mcp-config", sd + "/a1-mcp.json", "--settings", sd + "/a1-claude-settings.json", "fix the tests"}, nil},
-		{"claude own argv", SpawnRequest{Kind: "claude", Argv: []string{"/usr/local/bin/claude", "--model", "opus"}},
+		{"claude own argv", control.SpawnRequest{Kind: "claude", Argv: []string{"/usr/local/bin/claude", "--model", "opus"}},
 			[]string{"/usr/local/bin/claude", "--mcp-config", sd + "/a1-mcp.json", "--settings", sd + "/a1-claude-settings.json", "--model", "opus"}, nil},
-		{"codex with prompt", SpawnRequest{Kind: "codex", Prompt: "rename x"},
+		{"codex with prompt", control.SpawnRequest{Kind: "codex", Prompt: "rename x"},
 			[]string{"codex",
 				"-c", `notify=["/opt/ag/agentgrid","hook","codex"]`,
 				"-c", `mcp_servers.agentgrid.command="/opt/ag/agentgrid"`,
 				"-c", `mcp_servers.agentgrid.args=["mcp"]`,
 				"-c", `mcp_servers.agentgrid.env={AGENTGRID_AGENT_ID="a1",AGENTGRID_SESSION="s1",AGENTGRID_SOCKET="/run/ag/s1.sock"}`,
 				"rename x"}, nil},
-		{"gemini with prompt", SpawnRequest{Kind: "gemini", Prompt: "hi"},
+		{"gemini with prompt", control.SpawnRequest{Kind: "gemini", Prompt: "hi"},
 			[]string{"gemini", "-i", "hi"}, []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + sd + "/a1-gemini-settings.json"}},
-		{"aider: no wiring", SpawnRequest{Kind: "aider", Prompt: "do it"}, []string{"aider", "--message", "do it"}, nil},
-		{"custom preset", SpawnRequest{Kind: "custom", Prompt: "p q"}, []string{"mytool", "--fast", "--task=p q"}, []string{"A=1", "B=2"}},
+		{"aider: no wiring", control.SpawnRequest{Kind: "aider", Prompt: "do it"}, []string{"aider", "--message", "do it"}, nil},
+		{"custom preset", control.SpawnRequest{Kind: "custom", Prompt: "p q"}, []string{"mytool", "--fast", "--task=p q"}, []string{"A=1", "B=2"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,12 +62,12 @@ func TestResolveKindErrors(t *testing.T) {
 	cfg := config.Default()
 	sess := testSess(t)
 	cases := []struct {
-		req  SpawnRequest
+		req  control.SpawnRequest
 		want string
 	}{
-		{SpawnRequest{}, "no command given"},
-		{SpawnRequest{Kind: "vim"}, `unknown kind "vim"; known kinds: aider, claude, codex, gemini, opencode, shell`},
-		{SpawnRequest{Kind: "shell", Prompt: "ls"}, `kind "shell" takes no prompt`},
+		{control.SpawnRequest{}, "no command given"},
+		{control.SpawnRequest{Kind: "vim"}, `unknown kind "vim"; known kinds: aider, claude, codex, gemini, opencode, shell`},
+		{control.SpawnRequest{Kind: "shell", Prompt: "ls"}, `kind "shell" takes no prompt`},
 	}
 	for _, tc := range cases {
 		_, _, err := resolveKind(cfg, tc.req, sess)
@@ -76,19 +77,19 @@ func TestResolveKindErrors(t *testing.T) {
 	}
 	noDir := sess
 	noDir.StateDir = ""
-	if _, _, err := resolveKind(cfg, SpawnRequest{Kind: "claude"}, noDir); err == nil || !strings.Contains(err.Error(), "state directory") {
+	if _, _, err := resolveKind(cfg, control.SpawnRequest{Kind: "claude"}, noDir); err == nil || !strings.Contains(err.Error(), "state directory") {
 		t.Errorf("claude without a state dir: %v", err)
 	}
 	bad := config.Default()
 	bad.Kinds["x"] = config.Kind{Command: []string{"x"}, Hooks: "emacs"}
-	if _, _, err := resolveKind(bad, SpawnRequest{Kind: "x"}, sess); err == nil || !strings.Contains(err.Error(), `unknown hooks adapter "emacs"`) {
+	if _, _, err := resolveKind(bad, control.SpawnRequest{Kind: "x"}, sess); err == nil || !strings.Contains(err.Error(), `unknown hooks adapter "emacs"`) {
 		t.Errorf("bad adapter: %v", err)
 	}
 }
 
 func TestResolveKindShellUsesSHELL(t *testing.T) {
 	t.Setenv("SHELL", "/bin/zsh")
-	argv, env, err := resolveKind(config.Default(), SpawnRequest{Kind: "shell"}, testSess(t))
+	argv, env, err := resolveKind(config.Default(), control.SpawnRequest{Kind: "shell"}, testSess(t))
 	if err != nil || !reflect.DeepEqual(argv, []string{"/bin/zsh"}) || env != nil {
 		t.Errorf("shell kind = %q %q %v", argv, env, err)
 	}
@@ -97,7 +98,7 @@ func TestResolveKindShellUsesSHELL(t *testing.T) {
 func TestResolveOrchestrator(t *testing.T) {
 	cfg := config.Default()
 	sess := testSess(t)
-	sess.AgentID = MainID
+	sess.AgentID = control.MainID
 	sd := sess.StateDir
 	argv, _, err := ResolveOrchestrator(cfg, []string{"/usr/bin/claude", "--resume"}, sess)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -82,10 +83,10 @@ func (e *Engine) reconcile() {
 	}
 	s.queue.PushFront(demoted...)
 	s.visible = d.Visible
-	if s.zoom != "" && s.zoom != MainID && !slices.Contains(s.visible, s.zoom) {
+	if s.zoom != "" && s.zoom != control.MainID && !slices.Contains(s.visible, s.zoom) {
 		s.zoom = ""
 	}
-	if s.focus != MainID && s.focus != "" {
+	if s.focus != control.MainID && s.focus != "" {
 		if a := s.agents[s.focus]; a == nil || !a.visible {
 			s.focus = e.fallbackFocus()
 		}
@@ -113,7 +114,7 @@ func (e *Engine) zoomIndex() int {
 	switch z := e.st.zoom; {
 	case z == "":
 		return -1
-	case z == MainID:
+	case z == control.MainID:
 		return 0
 	default:
 		if i := slices.Index(e.st.visible, z); i >= 0 {
@@ -177,7 +178,7 @@ func (e *Engine) fallbackFocus() string {
 	if len(e.st.visible) > 0 {
 		return e.st.visible[0]
 	}
-	return MainID
+	return control.MainID
 }
 
 // startEligible starts pending agents in creation order: visible ones, and
@@ -283,13 +284,13 @@ func (e *Engine) failStart(a *agent, err error, cols, rows int) {
 // startMain starts the orchestrator in the main view.
 func (e *Engine) startMain(argv []string) {
 	s := &e.st
-	a := &agent{id: MainID, argv: slices.Clone(argv), cwd: e.cwd, created: e.now()}
+	a := &agent{id: control.MainID, argv: slices.Clone(argv), cwd: e.cwd, created: e.now()}
 	// The main view acts for the user: full control.
-	token := e.auth.add(newToken(), &principal{agent: MainID, full: true})
-	vars := []string{"AGENTGRID_AGENT_ID=" + MainID}
+	token := e.auth.add(newToken(), &principal{agent: control.MainID, full: true})
+	vars := []string{"AGENTGRID_AGENT_ID=" + control.MainID}
 	// An orchestrator that is a known agent CLI (orchestrator.kind, or a
 	// command matching a [kinds] preset) gets that preset's wiring.
-	margv, menv, err := ResolveOrchestrator(e.cfg, argv, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: MainID, StateDir: e.opts.StateDir, Token: token})
+	margv, menv, err := ResolveOrchestrator(e.cfg, argv, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: control.MainID, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
 		e.log.Warn("the orchestrator's kind preset could not be applied; starting it plainly", "argv", argv, "err", err)
 	} else {
@@ -299,12 +300,12 @@ func (e *Engine) startMain(argv []string) {
 			a.kind = kindFor(e.cfg, argv[0])
 		}
 	}
-	a.env = withVars(e.baseEnv, append(vars, EnvToken+"="+token)...)
+	a.env = withVars(e.baseEnv, append(vars, control.EnvToken+"="+token)...)
 	a.f = fusion{State: StatePending, Source: SourceEngine, Since: a.created, Confirmed: a.created}
 	if e.opts.StateDir != "" {
-		a.logPath = filepath.Join(e.opts.StateDir, MainID+".log")
+		a.logPath = filepath.Join(e.opts.StateDir, control.MainID+".log")
 	}
-	s.agents[MainID] = a
+	s.agents[control.MainID] = a
 	s.main = a
 	plan := layout.Compute(layout.Rect{W: s.cols, H: s.rows}, len(s.visible), e.layoutOptions(e.zoomIndex()))
 	cols, rows := offscreenCols, offscreenRows
@@ -365,9 +366,9 @@ func (e *Engine) publish() {
 		})
 	}
 	if m := s.main; m != nil {
-		m.focused.Store(s.focus == MainID)
+		m.focused.Store(s.focus == control.MainID)
 		in := m.info(nil, 0)
-		snap.Main = &PaneView{Agent: in, Box: m.box, Term: m.term, Focused: s.focus == MainID}
+		snap.Main = &PaneView{Agent: in, Box: m.box, Term: m.term, Focused: s.focus == control.MainID}
 	}
 	e.snap.Store(snap)
 	if s.finished {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -37,7 +38,7 @@ func TestSocketAgainstRealEngine(t *testing.T) {
 	})
 	e.Resize(80, 24)
 
-	c, err := Dial(sock)
+	c, err := control.Dial(sock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestSocketAgainstRealEngine(t *testing.T) {
 		t.Fatalf("session.info = %+v, %v", info, err)
 	}
 
-	a, err := c.Spawn(ctx, SpawnParams{Title: "greeter", Argv: []string{"sh", "-c", "printf 'hello from the pane\\n'; exit 3"}})
+	a, err := c.Spawn(ctx, control.SpawnParams{Title: "greeter", Argv: []string{"sh", "-c", "printf 'hello from the pane\\n'; exit 3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestSocketAgainstRealEngine(t *testing.T) {
 
 	// A long-running agent: typed input arrives, a timed wait reports it
 	// still running, a hook signal is accepted, close ends it.
-	cat, err := c.Spawn(ctx, SpawnParams{Title: "cat", Argv: []string{"cat"}})
+	cat, err := c.Spawn(ctx, control.SpawnParams{Title: "cat", Argv: []string{"cat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestSocketAgainstRealEngine(t *testing.T) {
 	if err != nil || res.TimedOut || !res.Agents[0].State.Finished() {
 		t.Fatalf("wait after close = %+v, %v", res, err)
 	}
-	if _, err := c.Agent(ctx, "a999"); ErrorCode(err) != CodeNotFound {
+	if _, err := c.Agent(ctx, "a999"); control.ErrorCode(err) != control.CodeNotFound {
 		t.Fatalf("agent.get a999: %v", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // stateLockName is the file in a session's state folder that the running
@@ -41,7 +43,7 @@ type StateDir struct {
 // process, so no other session uses or removes it while this one runs.
 // The name is checked first; a symlink in its place is refused.
 func ClaimStateDir(base, session string) (*StateDir, error) {
-	if err := CheckSessionName(session); err != nil {
+	if err := control.CheckSessionName(session); err != nil {
 		return nil, err
 	}
 	// A session starting elsewhere may be removing this very folder as an
@@ -118,11 +120,11 @@ func CleanStateDirs(base, self string, keep time.Duration, now time.Time) (remov
 	cutoff := now.Add(-keep)
 	for _, ent := range entries {
 		name := ent.Name()
-		if name == self || CheckSessionName(name) != nil || ent.Type()&fs.ModeType != fs.ModeDir {
+		if name == self || control.CheckSessionName(name) != nil || ent.Type()&fs.ModeType != fs.ModeDir {
 			continue
 		}
 		dir := filepath.Join(base, name)
-		if !newestBefore(dir, cutoff) || socketAnswers(SocketPath(name)) {
+		if !newestBefore(dir, cutoff) || socketAnswers(control.SocketPath(name)) {
 			continue
 		}
 		unlock, held := lockIfFree(dir)

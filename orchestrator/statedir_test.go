@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/control"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,17 +73,17 @@ func TestCleanStateDirs(t *testing.T) {
 	setTimes(t, claimed.Path, old)
 	// A running session of an older agentgrid: no lock file, a live socket.
 	runningSock := makeStateDir(t, base, "running-sock", old)
-	if err := os.MkdirAll(filepath.Dir(SocketPath("running-sock")), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(control.SocketPath("running-sock")), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("unix", SocketPath("running-sock"))
+	ln, err := net.Listen("unix", control.SocketPath("running-sock"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
 	// A dead session whose socket file was left behind counts as ended.
 	staleSock := makeStateDir(t, base, "stale-sock", old)
-	sln, err := net.ListenUnix("unix", &net.UnixAddr{Name: SocketPath("stale-sock"), Net: "unix"})
+	sln, err := net.ListenUnix("unix", &net.UnixAddr{Name: control.SocketPath("stale-sock"), Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // The trust store shares the state directory with the sessions' folders;
@@ -21,7 +22,7 @@ func TestCleanStateDirsKeepsTheTrustStore(t *testing.T) {
 	if config.TrustDir() != filepath.Join(base, config.TrustDirName) {
 		t.Fatalf("trust dir %s is not in the state base %s", config.TrustDir(), base)
 	}
-	if err := CheckSessionName(config.TrustDirName); err == nil {
+	if err := control.CheckSessionName(config.TrustDirName); err == nil {
 		t.Errorf("a session may be named %q, the trust store's folder", config.TrustDirName)
 	}
 	f := filepath.Join(t.TempDir(), ".agentgrid.toml")

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -24,70 +25,6 @@ const (
 	StateFailed   = agentstate.Failed
 	StateKilled   = agentstate.Killed
 )
-
-// MainID is the agent id of the orchestrator in the main view.
-const MainID = "main"
-
-// AgentInfo is a JSON-serialisable snapshot of one agent, used by list
-// --json, the socket, MCP and the UI.
-type AgentInfo struct {
-	ID    string   `json:"id"` // "a1", "a2", ...; the orchestrator is "main"
-	Title string   `json:"title"`
-	Kind  string   `json:"kind,omitempty"`
-	Argv  []string `json:"argv"`
-	Cwd   string   `json:"cwd,omitempty"`
-
-	State State `json:"state"`
-	// Why says what made the state, in words ("exited with code 1").
-	Why string `json:"why,omitempty"`
-	// Source is the evidence behind State: process, hook:NAME, terminal,
-	// input, activity, engine.
-	Source    string    `json:"source,omitempty"`
-	Since     time.Time `json:"since"`
-	Confirmed time.Time `json:"confirmed"`
-	ExitCode  *int      `json:"exit_code,omitempty"`
-
-	// Parent is the agent that started this one ("main" for the main view);
-	// empty when the user did (a shell outside the session, the UI, the config).
-	Parent string `json:"parent,omitempty"`
-
-	Created time.Time  `json:"created"`
-	Started *time.Time `json:"started,omitempty"`
-	Ended   *time.Time `json:"ended,omitempty"`
-	PID     int        `json:"pid,omitempty"`
-
-	Visible bool `json:"visible"`
-	// Number is the pane number shown in the border, 0 if not on screen.
-	Number int `json:"number,omitempty"`
-	// QueuePos is the 1-based position in the deferred-spawn queue, 0 if not queued.
-	QueuePos int `json:"queue_pos,omitempty"`
-	// QueueReason says why a queued or pending agent is waiting.
-	QueueReason string `json:"queue_reason,omitempty"`
-	// QueuedSince is when it entered the deferred-spawn queue (its age there).
-	QueuedSince *time.Time `json:"queued_since,omitempty"`
-
-	LogPath string `json:"log_path,omitempty"`
-	// LogError says why the output log stopped (a full disk) and when;
-	// output after that is shown but not logged.
-	LogError  string `json:"log_error,omitempty"`
-	Subagents int    `json:"subagents,omitempty"`
-	// Interrupted is set while the last stop of the agent was caused by the
-	// user interrupting it (Esc / ctrl+c).
-	Interrupted bool `json:"interrupted,omitempty"`
-}
-
-// SpawnRequest asks for a new background agent.
-type SpawnRequest struct {
-	Title  string            `json:"title,omitempty"`
-	Cwd    string            `json:"cwd,omitempty"`
-	Kind   string            `json:"kind,omitempty"`
-	Prompt string            `json:"prompt,omitempty"`
-	Argv   []string          `json:"argv,omitempty"`
-	Env    map[string]string `json:"env,omitempty"`
-	// Parent is the agent whose token asked for the spawn ("" when the user
-	// did). The control socket sets it from the caller, never from params.
-	Parent string `json:"-"`
-}
 
 // Options configure an Engine.
 type Options struct {
@@ -110,7 +47,7 @@ type Options struct {
 	Version string
 	// Screen is what the socket's session.screen serves to watchers: the
 	// UI's frames. Nil answers it with an error.
-	Screen ScreenSource
+	Screen control.ScreenSource
 	// Watchdog learns every agent's process group so that it can end them
 	// if the session dies without shutting down (see watchdog.go); nil for
 	// none.
@@ -119,7 +56,7 @@ type Options struct {
 
 // PaneView is one pane for the UI to draw.
 type PaneView struct {
-	Agent   AgentInfo
+	Agent   control.AgentInfo
 	Box     layout.Rect // outer box, border included
 	Term    *vterm.Terminal
 	Number  int
@@ -133,9 +70,9 @@ type Snapshot struct {
 	Zoomed     bool
 	Focus      string
 	TooSmall   bool
-	Main       *PaneView   // nil if there is no main view
-	Panes      []PaneView  // visible agents, slot order
-	Agents     []AgentInfo // all agents (main excluded), in creation order
+	Main       *PaneView           // nil if there is no main view
+	Panes      []PaneView          // visible agents, slot order
+	Agents     []control.AgentInfo // all agents (main excluded), in creation order
 	Counts     agentstate.Counts
 	// Capacity is how many agent panes fit at the current size.
 	Capacity int
@@ -144,29 +81,4 @@ type Snapshot struct {
 	WaitSeq uint64
 	// LastWaiting is the agent that most recently started waiting.
 	LastWaiting string
-}
-
-// Transition is one entry of an agent's state history.
-type Transition struct {
-	Time   time.Time `json:"time"`
-	From   State     `json:"from"`
-	To     State     `json:"to"`
-	Why    string    `json:"why,omitempty"`
-	Source string    `json:"source,omitempty"`
-}
-
-// Explanation tells why an agent is in its state: the current info and the
-// recent transitions, oldest first.
-type Explanation struct {
-	Agent   AgentInfo    `json:"agent"`
-	History []Transition `json:"history"`
-	// Evidence lists the latest signal of each source, for the curious.
-	Evidence []Evidence `json:"evidence,omitempty"`
-}
-
-// Evidence is the latest word of one source about an agent.
-type Evidence struct {
-	Source string    `json:"source"`
-	Says   string    `json:"says"`
-	Time   time.Time `json:"time"`
 }

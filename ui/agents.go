@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
@@ -15,7 +16,7 @@ import (
 // with its state, why, where it is and its age; enter swaps the selected
 // one into view and x closes it.
 type agentsOverlay struct {
-	agents   []orchestrator.AgentInfo
+	agents   []control.AgentInfo
 	selected string // id, so the selection survives list updates
 	top      int    // first row shown
 	now      time.Time
@@ -101,7 +102,7 @@ func (a *agentsOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 			return overlayResult{show: a.selected}, nil
 		}
 	case actListClose:
-		if i >= 0 && a.agents[i].ID != orchestrator.MainID {
+		if i >= 0 && a.agents[i].ID != control.MainID {
 			return overlayResult{closeID: a.selected}, nil
 		}
 	case actOverlayExit:
@@ -111,9 +112,9 @@ func (a *agentsOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 }
 
 // where says where an agent is: in a pane, queued, off screen, or gone.
-func where(a *orchestrator.AgentInfo) string {
+func where(a *control.AgentInfo) string {
 	switch {
-	case a.ID == orchestrator.MainID:
+	case a.ID == control.MainID:
 		return "main view"
 	case a.Visible && a.Number > 0:
 		return fmt.Sprintf("pane %d", a.Number)

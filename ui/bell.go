@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // waitingTransitions returns the bytes for the outer terminal when an agent
@@ -32,7 +32,7 @@ func (m *Model) waitingTransitions(first bool) string {
 		sb.WriteByte('\a')
 	}
 	notified := false
-	check := func(a *orchestrator.AgentInfo) {
+	check := func(a *control.AgentInfo) {
 		st := a.State
 		seen[a.ID] = st
 		if !newWaits || first || !m.cfg.UI.OSC9 {

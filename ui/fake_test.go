@@ -12,6 +12,7 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -77,9 +78,9 @@ func (f *fakeEngine) Show(id string) error       { f.record("show %s", id); retu
 func (f *fakeEngine) Close(id string) error      { f.record("close %s", id); return nil }
 func (f *fakeEngine) Resize(cols, rows int)      { f.record("resize %dx%d", cols, rows) }
 func (f *fakeEngine) Status() *hooks.StatusStore { return f.status }
-func (f *fakeEngine) Spawn(req orchestrator.SpawnRequest) (orchestrator.AgentInfo, error) {
+func (f *fakeEngine) Spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	f.record("spawn %q", req.Argv)
-	return orchestrator.AgentInfo{ID: "a9"}, f.spawnErr
+	return control.AgentInfo{ID: "a9"}, f.spawnErr
 }
 
 func (f *fakeEngine) lastCall() string {
@@ -112,7 +113,7 @@ func testPane(id string, number int, state orchestrator.State, box layout.Rect, 
 	since := testNow.Add(-12 * time.Second)
 	started := testNow.Add(-time.Minute)
 	return orchestrator.PaneView{
-		Agent: orchestrator.AgentInfo{ID: id, Title: id + "-title", State: state, Since: since,
+		Agent: control.AgentInfo{ID: id, Title: id + "-title", State: state, Since: since,
 			Created: started, Started: &started, Visible: true, Number: number},
 		Box: box, Term: t, Number: number,
 	}
@@ -121,14 +122,14 @@ func testPane(id string, number int, state orchestrator.State, box layout.Rect, 
 // testSnapshot is an 80x24 session: main on the left, a1 and a2 stacked on
 // the right; main has focus.
 func testSnapshot() orchestrator.Snapshot {
-	main := testPane(orchestrator.MainID, 0, orchestrator.StateRunning, layout.Rect{X: 0, Y: 0, W: 40, H: 23}, "$ ")
+	main := testPane(control.MainID, 0, orchestrator.StateRunning, layout.Rect{X: 0, Y: 0, W: 40, H: 23}, "$ ")
 	a1 := testPane("a1", 1, orchestrator.StateRunning, layout.Rect{X: 40, Y: 0, W: 40, H: 11}, "building\n")
 	a2 := testPane("a2", 2, orchestrator.StateIdle, layout.Rect{X: 40, Y: 11, W: 40, H: 12}, "done?\n")
 	main.Focused = true
 	return orchestrator.Snapshot{
-		Cols: 80, Rows: 23, Layout: layout.MainVertical, Focus: orchestrator.MainID,
+		Cols: 80, Rows: 23, Layout: layout.MainVertical, Focus: control.MainID,
 		Main: &main, Panes: []orchestrator.PaneView{a1, a2},
-		Agents: []orchestrator.AgentInfo{a1.Agent, a2.Agent},
+		Agents: []control.AgentInfo{a1.Agent, a2.Agent},
 		Counts: agentstate.Counts{Running: 1, Idle: 1},
 	}
 }

@@ -5,8 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // Keys that arrive in the same input batch as a focus change, before the
@@ -33,7 +32,7 @@ func TestKeysRightAfterFocusChangeReachNewPane(t *testing.T) {
 			if to == "" {
 				to = eng.Snapshot().Focus
 			}
-			if to == orchestrator.MainID {
+			if to == control.MainID {
 				t.Fatalf("%q did not move focus away from main", tc.focus)
 			}
 			m.Update(keyOf(t, "x"))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -191,7 +192,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			focusTitle = title
 		}
 		number := strconv.Itoa(p.Number)
-		if a.ID == orchestrator.MainID {
+		if a.ID == control.MainID {
 			number = "0"
 		}
 		pf.label = paneLabel{
@@ -265,7 +266,7 @@ func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) strin
 
 // paneTitle is the name shown in a pane's border: the agent's title, else
 // the title its program set (termTitle), else its command.
-func paneTitle(a *orchestrator.AgentInfo, termTitle string) string {
+func paneTitle(a *control.AgentInfo, termTitle string) string {
 	if a.Title != "" {
 		return a.Title
 	}
@@ -279,7 +280,7 @@ func paneTitle(a *orchestrator.AgentInfo, termTitle string) string {
 }
 
 // badgeOf extracts the badge inputs of an agent.
-func badgeOf(a *orchestrator.AgentInfo) badgeInput {
+func badgeOf(a *control.AgentInfo) badgeInput {
 	return badgeInput{state: a.State, since: a.Since, started: a.Started, ended: a.Ended, exitCode: a.ExitCode}
 }
 

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // waitFor polls cond until it holds or the deadline passes.

@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
-	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
 // onKey routes a key press: an open overlay takes it first, then the
@@ -115,7 +115,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		if focused == nil {
 			return nil
 		}
-		if focused.Agent.ID == orchestrator.MainID {
+		if focused.Agent.ID == control.MainID {
 			return m.askQuit()
 		}
 		return m.askClose(focused.Agent)
@@ -212,7 +212,7 @@ func gap(a, b layout.Rect, dir layout.Direction) int {
 func (m *Model) focusNumber(n string) {
 	if n == "0" {
 		if m.snap.Main != nil {
-			m.eng.Focus(orchestrator.MainID)
+			m.eng.Focus(control.MainID)
 		}
 		return
 	}
@@ -225,7 +225,7 @@ func (m *Model) focusNumber(n string) {
 }
 
 // askClose closes an agent, asking first while its process still runs.
-func (m *Model) askClose(a orchestrator.AgentInfo) tea.Cmd {
+func (m *Model) askClose(a control.AgentInfo) tea.Cmd {
 	id := a.ID
 	if a.State.Finished() {
 		_ = m.eng.Close(id)
@@ -269,7 +269,7 @@ func (m *Model) submitNewAgent(line string) error {
 	if len(argv) == 0 {
 		return fmt.Errorf("type a command to run, e.g. htop or sh -c 'make test'")
 	}
-	if _, err := m.eng.Spawn(orchestrator.SpawnRequest{Argv: argv}); err != nil {
+	if _, err := m.eng.Spawn(control.SpawnRequest{Argv: argv}); err != nil {
 		return err
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
-
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
@@ -156,7 +156,7 @@ func TestEveryPrefixBinding(t *testing.T) {
 			}
 			t.Run(key, func(t *testing.T) {
 				snap := testSnapshot()
-				start := orchestrator.MainID
+				start := control.MainID
 				switch b.action {
 				case actFocusLeft, actFocusUp, actClose:
 					start = "a2"

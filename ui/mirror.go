@@ -6,8 +6,7 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 // Mirror keeps the last frame the session drew, for watchers (agentgrid
@@ -20,7 +19,7 @@ type Mirror struct {
 	content string
 	cols    int
 	rows    int
-	cursor  *orchestrator.ScreenCursor
+	cursor  *control.ScreenCursor
 	// next is closed when a newer frame arrives, then replaced.
 	next chan struct{}
 }
@@ -30,9 +29,9 @@ func NewMirror() *Mirror { return &Mirror{next: make(chan struct{})} }
 
 // publish records the frame now on the session's terminal.
 func (m *Mirror) publish(content string, cols, rows int, c *tea.Cursor) {
-	var cur *orchestrator.ScreenCursor
+	var cur *control.ScreenCursor
 	if c != nil {
-		cur = &orchestrator.ScreenCursor{X: c.X, Y: c.Y}
+		cur = &control.ScreenCursor{X: c.X, Y: c.Y}
 	}
 	m.mu.Lock()
 	m.seq++
@@ -43,12 +42,12 @@ func (m *Mirror) publish(content string, cols, rows int, c *tea.Cursor) {
 }
 
 // NextFrame implements orchestrator.ScreenSource.
-func (m *Mirror) NextFrame(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
+func (m *Mirror) NextFrame(ctx context.Context, after uint64) (control.ScreenFrame, error) {
 	for {
 		m.mu.Lock()
 		seq, content, cols, rows, cur, next := m.seq, m.content, m.cols, m.rows, m.cursor, m.next
 		m.mu.Unlock()
-		f := orchestrator.ScreenFrame{Seq: seq, Cols: cols, Rows: rows, Cursor: cur}
+		f := control.ScreenFrame{Seq: seq, Cols: cols, Rows: rows, Cursor: cur}
 		if seq > 0 {
 			f.Lines = strings.Split(content, "\n")
 		}

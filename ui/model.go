@@ -20,6 +20,7 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/themes"
 )
@@ -39,7 +40,7 @@ type engine interface {
 	CycleLayout()
 	Show(id string) error
 	Close(id string) error
-	Spawn(req orchestrator.SpawnRequest) (orchestrator.AgentInfo, error)
+	Spawn(req control.SpawnRequest) (control.AgentInfo, error)
 	Resize(cols, rows int)
 	Status() *hooks.StatusStore
 }

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
 func TestSanitizeLine(t *testing.T) {
@@ -54,14 +53,14 @@ func TestWatchDropsHostileEscapes(t *testing.T) {
 		"x\x1bPtmux;\x1b\x1b]52;c;eA==\x07\x1b\\\x1b_apc\x1b\\\x1b^pm\x1b\\\x1bXsos\x1b\\",
 		"\x1b[?1000h\x1b[6n\u009b6n\x9b6n\u202eend",
 	}
-	frames := make(chan orchestrator.ScreenFrame, 1)
-	frames <- orchestrator.ScreenFrame{Seq: 1, Cols: 30, Rows: 3, Lines: hostile}
-	next := func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
+	frames := make(chan control.ScreenFrame, 1)
+	frames <- control.ScreenFrame{Seq: 1, Cols: 30, Rows: 3, Lines: hostile}
+	next := func(ctx context.Context, after uint64) (control.ScreenFrame, error) {
 		select {
 		case f := <-frames:
 			return f, nil
 		case <-ctx.Done():
-			return orchestrator.ScreenFrame{}, ctx.Err()
+			return control.ScreenFrame{}, ctx.Err()
 		}
 	}
 	inR, inW := io.Pipe()

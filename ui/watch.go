@@ -9,9 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
 // watchFPS caps the frames a watcher asks for each second.
@@ -19,13 +18,13 @@ const watchFPS = 30
 
 // FrameSource fetches the session's first frame after seq after (0: the
 // current one), waiting for it: a control-socket client's Screen method.
-type FrameSource func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error)
+type FrameSource func(ctx context.Context, after uint64) (control.ScreenFrame, error)
 
 // ErrSessionEnded is what Watch returns when the watched session went away.
 var ErrSessionEnded = errors.New("the session ended")
 
 // watchFrameMsg carries a frame of the watched session to the loop.
-type watchFrameMsg struct{ f orchestrator.ScreenFrame }
+type watchFrameMsg struct{ f control.ScreenFrame }
 
 // watchEndMsg says the frames stopped coming, and why.
 type watchEndMsg struct{ err error }
@@ -74,7 +73,7 @@ func Watch(ctx context.Context, session string, next FrameSource, options ...Opt
 		}
 	}()
 
-	var cur *orchestrator.ScreenFrame
+	var cur *control.ScreenFrame
 	draw := func(repaint bool) {
 		l.scr.show(watchView(cur, session, width, height), repaint)
 	}
@@ -116,7 +115,7 @@ const maxWatchLines = 1000
 // terminal (SanitizeLine): the frame comes from a socket, and whoever
 // answers there could otherwise set the clipboard, the window title or pass
 // sequences through to an outer tmux.
-func sanitizeFrame(f orchestrator.ScreenFrame) orchestrator.ScreenFrame {
+func sanitizeFrame(f control.ScreenFrame) control.ScreenFrame {
 	lines := f.Lines[:min(len(f.Lines), maxWatchLines)]
 	f.Lines = make([]string, len(lines))
 	for i, l := range lines {
@@ -129,7 +128,7 @@ func sanitizeFrame(f orchestrator.ScreenFrame) orchestrator.ScreenFrame {
 // in a width x height terminal: the session's rows from the top left,
 // cropped or padded to the width, and a bottom line that names the session
 // and says how to stop.
-func watchView(f *orchestrator.ScreenFrame, session string, width, height int) frame {
+func watchView(f *control.ScreenFrame, session string, width, height int) frame {
 	if width <= 0 || height <= 0 {
 		return frame{}
 	}

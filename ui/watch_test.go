@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
 func TestMirrorNextFrame(t *testing.T) {
@@ -25,7 +24,7 @@ func TestMirrorNextFrame(t *testing.T) {
 	if err != nil || f.Seq != 1 || strings.Join(f.Lines, "|") != "ab|cd" || f.Cols != 2 || f.Rows != 2 || f.Cursor != nil {
 		t.Fatalf("first frame = %+v, %v", f, err)
 	}
-	got := make(chan orchestrator.ScreenFrame, 1)
+	got := make(chan control.ScreenFrame, 1)
 	go func() {
 		f, _ := m.NextFrame(context.Background(), 1)
 		got <- f
@@ -42,9 +41,9 @@ func TestMirrorNextFrame(t *testing.T) {
 }
 
 func TestWatchView(t *testing.T) {
-	f := &orchestrator.ScreenFrame{Seq: 1, Cols: 20, Rows: 3, Lines: []string{
+	f := &control.ScreenFrame{Seq: 1, Cols: 20, Rows: 3, Lines: []string{
 		"\x1b[31mred\x1b[m" + strings.Repeat("x", 17), strings.Repeat("y", 20), strings.Repeat("z", 20),
-	}, Cursor: &orchestrator.ScreenCursor{X: 2, Y: 1}}
+	}, Cursor: &control.ScreenCursor{X: 2, Y: 1}}
 
 	// Smaller than the session: cropped, and the bottom line says so.
 	v := watchView(f, "pair", 10, 3)
@@ -85,7 +84,7 @@ func TestWatchView(t *testing.T) {
 	if v := ansi.Strip(watchView(nil, "pair", 60, 4).content); !strings.Contains(v, "waiting for the first frame of pair") {
 		t.Errorf("no frame yet:\n%s", v)
 	}
-	f.Cursor = &orchestrator.ScreenCursor{X: 15, Y: 0}
+	f.Cursor = &control.ScreenCursor{X: 15, Y: 0}
 	if v := watchView(f, "pair", 10, 3); v.cursor != nil {
 		t.Errorf("a cursor outside the view is shown at %+v", v.cursor)
 	}
@@ -94,13 +93,13 @@ func TestWatchView(t *testing.T) {
 // TestWatchShowsFramesUntilQ runs Watch over pipes: frames are drawn as they
 // come, keys other than q do nothing, q ends it.
 func TestWatchShowsFramesUntilQ(t *testing.T) {
-	frames := make(chan orchestrator.ScreenFrame)
-	next := func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
+	frames := make(chan control.ScreenFrame)
+	next := func(ctx context.Context, after uint64) (control.ScreenFrame, error) {
 		select {
 		case f := <-frames:
 			return f, nil
 		case <-ctx.Done():
-			return orchestrator.ScreenFrame{}, ctx.Err()
+			return control.ScreenFrame{}, ctx.Err()
 		}
 	}
 	inR, inW := io.Pipe()
@@ -111,12 +110,12 @@ func TestWatchShowsFramesUntilQ(t *testing.T) {
 		done <- Watch(context.Background(), "pair", next, WithIO(inR, &out), WithSize(40, 6), WithEnv([]string{"TERM=xterm-256color"}))
 	}()
 	waitFor(t, "the waiting line", func() bool { return strings.Contains(ansi.Strip(out.String()), "waiting for the first frame") })
-	frames <- orchestrator.ScreenFrame{Seq: 1, Cols: 20, Rows: 2, Lines: []string{"first frame", "row two"}}
+	frames <- control.ScreenFrame{Seq: 1, Cols: 20, Rows: 2, Lines: []string{"first frame", "row two"}}
 	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "first frame") })
 	if _, err := inW.Write([]byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	frames <- orchestrator.ScreenFrame{Seq: 2, Cols: 20, Rows: 2, Lines: []string{"second frame", "row two"}}
+	frames <- control.ScreenFrame{Seq: 2, Cols: 20, Rows: 2, Lines: []string{"second frame", "row two"}}
 	waitFor(t, "the second frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "second frame") })
 	if _, err := inW.Write([]byte("q")); err != nil {
 		t.Fatal(err)
@@ -135,8 +134,8 @@ func TestWatchShowsFramesUntilQ(t *testing.T) {
 }
 
 func TestWatchEndsWithTheSession(t *testing.T) {
-	next := func(ctx context.Context, after uint64) (orchestrator.ScreenFrame, error) {
-		return orchestrator.ScreenFrame{}, errors.New("connection reset")
+	next := func(ctx context.Context, after uint64) (control.ScreenFrame, error) {
+		return control.ScreenFrame{}, errors.New("connection reset")
 	}
 	inR, inW := io.Pipe()
 	defer inW.Close()

@@ -1,0 +1,19 @@
+//go:build !linux && !darwin
+
+package control
+
+import (
+	"net"
+	"os"
+)
+
+// peerUID cannot ask this system for the peer's credentials; the socket's
+// 0700 directory and 0600 mode are the protection here.
+func peerUID(*net.UnixConn) (int, error) { return os.Getuid(), nil }
+
+// waitHangUp cannot see a hang-up behind unread data on this system; it
+// waits for stop. A hang-up is still noticed once the queue has room.
+func waitHangUp(_ *net.UnixConn, stop <-chan struct{}) bool {
+	<-stop
+	return false
+}

@@ -1,0 +1,409 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxWaitAgent is the longest wait_agent blocks before it answers with the
+// current states, so MCP clients with tool-call timeouts can call it again.
+const MaxWaitAgent = 50 * time.Second
+
+// maxToolText bounds the screen text read_agent_output returns; the most
+// recent lines are kept.
+const maxToolText = 256 << 10
+
+// mcpCallTimeout bounds every socket call of a tool except wait_agent.
+const mcpCallTimeout = 30 * time.Second
+
+const mcpInstructions = `This server controls the agentgrid session you are running in: every agent
+you start appears live in a pane beside you. Start background agents with
+spawn_agent (a command, or a kind such as "claude" with a prompt), watch them with
+list_agents and wait_agent (it returns within 50 seconds; call it again while
+agents are still running), read what an agent printed with read_agent_output, answer
+an agent that is waiting with send_to_agent, and close_agent when you no longer
+need one. set_status puts a short note in the session's status line.`
+
+// Run serves the agentgrid MCP tools over newline-delimited JSON-RPC on
+// in/out (stdio for `agentgrid mcp`), forwarding every call to the session
+// behind client. It returns when the peer hangs up or ctx ends.
+func Run(ctx context.Context, client *control.Client, in io.Reader, out io.Writer) error {
+	err := New(client).Run(ctx, &lineTransport{in: in, out: out})
+	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled)) {
+		return nil
+	}
+	return err
+}
+
+// The tools' inputs. Each has a JSON schema (below) the SDK validates against
+// before the handler runs.
+type (
+	spawnInput struct {
+		Title  string            `json:"title,omitempty"`
+		Cwd    string            `json:"cwd,omitempty"`
+		Kind   string            `json:"kind,omitempty"`
+		Prompt string            `json:"prompt,omitempty"`
+		Argv   []string          `json:"argv,omitempty"`
+		Env    map[string]string `json:"env,omitempty"`
+	}
+	listInput    struct{}
+	readOutInput struct {
+		ID         string `json:"id"`
+		Scrollback int    `json:"scrollback,omitempty"`
+		Escapes    bool   `json:"escapes,omitempty"`
+	}
+	sendInput struct {
+		ID    string `json:"id"`
+		Text  string `json:"text"`
+		Enter *bool  `json:"enter,omitempty"`
+	}
+	waitInput struct {
+		IDs            []string `json:"ids"`
+		TimeoutSeconds float64  `json:"timeout_seconds,omitempty"`
+	}
+	idInput struct {
+		ID string `json:"id"`
+	}
+	statusInput struct {
+		Key   string `json:"key"`
+		Text  string `json:"text"`
+		Agent string `json:"agent,omitempty"`
+		TTL   string `json:"ttl,omitempty"`
+	}
+)
+
+const agentIDSchema = `{"type": "string", "minLength": 1, "maxLength": 64, "description": "agent id as shown by list_agents, e.g. \"a3\""}`
+
+var toolSchemas = map[string]string{
+	"spawn_agent": `{
+  "type": "object", "additionalProperties": false,
+  "properties": {
+    "title":  {"type": "string", "maxLength": 200, "description": "short title shown in the pane border"},
+    "cwd":    {"type": "string", "description": "working directory (default: the session's)"},
+    "kind":   {"type": "string", "maxLength": 64, "description": "preset from the config: claude, codex, gemini, opencode, aider, shell, ..."},
+    "prompt": {"type": "string", "description": "task for an agent CLI kind; needs kind"},
+    "argv":   {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "command and arguments to run, e.g. [\"go\", \"test\", \"./...\"]; overrides the kind's command"},
+    "env":    {"type": "object", "additionalProperties": {"type": "string"}, "description": "extra environment variables"}
+  }
+}`,
+	"list_agents": `{"type": "object", "additionalProperties": false, "properties": {}}`,
+	"read_agent_output": `{
+  "type": "object", "additionalProperties": false, "required": ["id"],
+  "properties": {
+    "id": ` + agentIDSchema + `,
+    "scrollback": {"type": "integer", "minimum": 0, "maximum": 100000, "description": "history lines to include above the visible screen"},
+    "escapes": {"type": "boolean", "description": "keep colours as ANSI escape sequences"}
+  }
+}`,
+	"send_to_agent": `{
+  "type": "object", "additionalProperties": false, "required": ["id", "text"],
+  "properties": {
+    "id": ` + agentIDSchema + `,
+    "text": {"type": "string", "maxLength": 65536, "description": "text typed into the agent's terminal"},
+    "enter": {"type": "boolean", "description": "press Enter after the text (default true)"}
+  }
+}`,
+	"wait_agent": `{
+  "type": "object", "additionalProperties": false, "required": ["ids"],
+  "properties": {
+    "ids": {"type": "array", "items": ` + agentIDSchema + `, "minItems": 1, "maxItems": 100},
+    "timeout_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 50, "description": "longest wait (default and maximum 50)"}
+  }
+}`,
+	"close_agent": `{
+  "type": "object", "additionalProperties": false, "required": ["id"],
+  "properties": {"id": ` + agentIDSchema + `}
+}`,
+	"set_status": `{
+  "type": "object", "additionalProperties": false, "required": ["key", "text"],
+  "properties": {
+    "key": {"type": "string", "minLength": 1, "maxLength": 64, "description": "entry name; setting it again replaces the entry"},
+    "text": {"type": "string", "maxLength": 1024, "description": "text to show; empty clears the entry"},
+    "agent": {"type": "string", "maxLength": 64, "description": "scope the entry to this agent id"},
+    "ttl": {"type": "string", "pattern": "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$", "description": "expire after this long, e.g. \"30s\", \"5m\""}
+  }
+}`,
+}
+
+func schema(name string) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(toolSchemas[name]), &m); err != nil {
+		panic(fmt.Sprintf("tool %s: bad input schema: %v", name, err))
+	}
+	return m
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// New returns the agentgrid MCP server bound to the session behind client.
+func New(client *control.Client) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "agentgrid", Title: "agentgrid session", Version: "1.0.0"},
+		&mcp.ServerOptions{Instructions: mcpInstructions})
+	t := mcpTools{c: client}
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}
+
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "spawn_agent",
+		Description: "Start a background agent in the session's grid: a command (argv) or a kind preset with a prompt. Returns the new agent (its id, state, pane). It may be queued when the grid is full.",
+		InputSchema: schema("spawn_agent"),
+		Annotations: &mcp.ToolAnnotations{Title: "Spawn agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)},
+	}, guard(t.spawn))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "list_agents",
+		Description: "List every agent of the session with its id, title, state (pending, running, waiting, idle, done, failed, killed), why it is in that state, exit code and queue position.",
+		InputSchema: schema("list_agents"),
+		Annotations: withTitle(readOnly, "List agents"),
+	}, guard(t.list))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "read_agent_output",
+		Description: "Read an agent's terminal screen as text, optionally with scrollback history above it. Works after the agent has finished.",
+		InputSchema: schema("read_agent_output"),
+		Annotations: withTitle(readOnly, "Read agent output"),
+	}, guard(t.readOutput))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "send_to_agent",
+		Description: "Type text into an agent's terminal, by default followed by Enter: answer a question, approve a prompt, give the next instruction.",
+		InputSchema: schema("send_to_agent"),
+		Annotations: &mcp.ToolAnnotations{Title: "Send to agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
+	}, guard(t.send))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "wait_agent",
+		Description: "Wait until the given agents have finished, for at most 50 seconds, then return their states; finished is false if some still run, so call it again.",
+		InputSchema: schema("wait_agent"),
+		Annotations: withTitle(readOnly, "Wait for agents"),
+	}, guard(t.wait))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "close_agent",
+		Description: "Stop an agent's process (SIGHUP, then SIGTERM, then SIGKILL) and close its pane. Its output log stays on disk.",
+		InputSchema: schema("close_agent"),
+		Annotations: &mcp.ToolAnnotations{Title: "Close agent", DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
+	}, guard(t.close))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "set_status",
+		Description: "Show a short note in the session's status line under a key (empty text clears it), optionally scoped to one agent and expiring after a ttl.",
+		InputSchema: schema("set_status"),
+		Annotations: &mcp.ToolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
+	}, guard(t.setStatus))
+	return s
+}
+
+func withTitle(a *mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {
+	c := *a
+	c.Title = title
+	return &c
+}
+
+// guard turns a panic in a tool into a tool error: a bad call must never
+// take the server (and the client's tool list) down.
+func guard[In any](h func(context.Context, In) (any, error)) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				res, out, err = nil, nil, fmt.Errorf("internal error: %v", r)
+			}
+		}()
+		v, err := h(ctx, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return jsonResult(v)
+	}
+}
+
+// jsonResult returns v as indented JSON text, which every MCP client can show
+// to its model.
+func jsonResult(v any) (*mcp.CallToolResult, any, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode the result: %w", err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
+}
+
+type mcpTools struct{ c *control.Client }
+
+func callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, mcpCallTimeout)
+}
+
+// agentSummary is the part of AgentInfo a model needs, without the noise.
+type agentSummary struct {
+	ID        string           `json:"id"`
+	Title     string           `json:"title,omitempty"`
+	Kind      string           `json:"kind,omitempty"`
+	Argv      []string         `json:"argv,omitempty"`
+	State     agentstate.State `json:"state"`
+	Why       string           `json:"why,omitempty"`
+	Since     time.Time        `json:"since"`
+	ExitCode  *int             `json:"exit_code,omitempty"`
+	Visible   bool             `json:"visible"`
+	QueuePos  int              `json:"queue_pos,omitempty"`
+	Subagents int              `json:"subagents,omitempty"`
+	Ended     *time.Time       `json:"ended,omitempty"`
+}
+
+func summarize(a control.AgentInfo) agentSummary {
+	return agentSummary{
+		ID: a.ID, Title: a.Title, Kind: a.Kind, Argv: a.Argv, State: a.State, Why: a.Why, Since: a.Since,
+		ExitCode: a.ExitCode, Visible: a.Visible, QueuePos: a.QueuePos, Subagents: a.Subagents, Ended: a.Ended,
+	}
+}
+
+func (t mcpTools) spawn(ctx context.Context, in spawnInput) (any, error) {
+	if len(in.Argv) == 0 && in.Kind == "" {
+		return nil, errors.New("give argv (the command to run) or kind (a preset such as claude)")
+	}
+	if in.Prompt != "" && in.Kind == "" {
+		return nil, errors.New("a prompt needs a kind (such as claude) that knows how to pass it")
+	}
+	ctx, cancel := callCtx(ctx)
+	defer cancel()
+	a, err := t.c.Spawn(ctx, control.SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env})
+	if err != nil {
+		return nil, fmt.Errorf("spawn the agent: %w", err)
+	}
+	return summarize(a), nil
+}
+
+func (t mcpTools) list(ctx context.Context, _ listInput) (any, error) {
+	ctx, cancel := callCtx(ctx)
+	defer cancel()
+	agents, err := t.c.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the agents: %w", err)
+	}
+	out := struct {
+		Agents []agentSummary `json:"agents"`
+	}{Agents: []agentSummary{}}
+	for _, a := range agents {
+		out.Agents = append(out.Agents, summarize(a))
+	}
+	return out, nil
+}
+
+func (t mcpTools) readOutput(ctx context.Context, in readOutInput) (any, error) {
+	ctx, cancel := callCtx(ctx)
+	defer cancel()
+	text, err := t.c.Capture(ctx, in.ID, in.Escapes, in.Scrollback)
+	if err != nil {
+		return nil, fmt.Errorf("read the output of %s: %w", in.ID, err)
+	}
+	out := struct {
+		ID        string           `json:"id"`
+		State     agentstate.State `json:"state,omitempty"`
+		Truncated bool             `json:"truncated,omitempty"`
+		Text      string           `json:"text"`
+	}{ID: in.ID, Text: strings.TrimRight(text, "\n")}
+	text = out.Text
+	if len(text) > maxToolText {
+		cut := text[len(text)-maxToolText:]
+		if i := strings.IndexByte(cut, '\n'); i >= 0 {
+			cut = cut[i+1:]
+		}
+		out.Text, out.Truncated = cut, true
+	}
+	if a, err := t.c.Agent(ctx, in.ID); err == nil {
+		out.State = a.State
+	}
+	return out, nil
+}
+
+func (t mcpTools) send(ctx context.Context, in sendInput) (any, error) {
+	text := in.Text
+	if in.Enter == nil || *in.Enter {
+		text += "\r"
+	}
+	if text == "" {
+		return nil, errors.New("nothing to send: the text is empty and enter is false")
+	}
+	ctx, cancel := callCtx(ctx)
+	defer cancel()
+	if err := t.c.Send(ctx, in.ID, text); err != nil {
+		return nil, fmt.Errorf("send to %s: %w", in.ID, err)
+	}
+	return map[string]any{"ok": true, "id": in.ID}, nil
+}
+
+func (t mcpTools) wait(ctx context.Context, in waitInput) (any, error) {
+	timeout := MaxWaitAgent
+	if in.TimeoutSeconds != 0 {
+		// At least a millisecond: a tiny timeout must not round to 0, which
+		// the session reads as "no limit".
+		timeout = secondsDuration(in.TimeoutSeconds, time.Millisecond, MaxWaitAgent)
+	}
+	// The session answers at the timeout with the current states; the extra
+	// margin only covers a session that stopped answering.
+	ctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
+	defer cancel()
+	res, err := t.c.Wait(ctx, in.IDs, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("wait for %s: %w", strings.Join(in.IDs, ", "), err)
+	}
+	out := struct {
+		Finished bool           `json:"finished"`
+		Note     string         `json:"note,omitempty"`
+		Agents   []agentSummary `json:"agents"`
+	}{Finished: !res.TimedOut, Agents: []agentSummary{}}
+	for _, a := range res.Agents {
+		out.Agents = append(out.Agents, summarize(a))
+		if !a.State.Finished() {
+			out.Finished = false
+		}
+	}
+	if !out.Finished {
+		out.Note = "some agents are still running; call wait_agent again to keep waiting"
+	}
+	return out, nil
+}
+
+func (t mcpTools) close(ctx context.Context, in idInput) (any, error) {
+	ctx, cancel := callCtx(ctx)
+	defer cancel()
+	if err := t.c.CloseAgent(ctx, in.ID); err != nil {
+		return nil, fmt.Errorf("close %s: %w", in.ID, err)
+	}
+	return map[string]any{"ok": true, "id": in.ID}, nil
+}
+
+func (t mcpTools) setStatus(ctx context.Context, in statusInput) (any, error) {
+	var ttl time.Duration
+	if in.TTL != "" {
+		d, err := time.ParseDuration(in.TTL)
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("ttl %q is not a duration such as 30s or 5m", in.TTL)
+		}
+		if d > control.MaxDuration {
+			return nil, fmt.Errorf("ttl %q is longer than the 720h (30 days) a status entry may live", in.TTL)
+		}
+		ttl = d
+	}
+	ctx, cancel := callCtx(ctx)
+	defer cancel()
+	if err := t.c.SetStatus(ctx, in.Key, in.Text, in.Agent, ttl); err != nil {
+		return nil, fmt.Errorf("set status %q: %w", in.Key, err)
+	}
+	return map[string]any{"ok": true, "key": in.Key, "cleared": in.Text == ""}, nil
+}
+
+// secondsDuration converts a number of seconds from an MCP client into a
+// duration within [minD, maxD]; NaN, infinities and values out of range are
+// clamped, never overflowed (1e-12 seconds must not mean "no limit").
+func secondsDuration(s float64, minD, maxD time.Duration) time.Duration {
+	switch {
+	case math.IsNaN(s) || s <= 0:
+		return minD
+	case s >= maxD.Seconds():
+		return maxD
+	}
+	return max(time.Duration(s*float64(time.Second)), minD)
+}
