@@ -1,17 +1,15 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
-	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/spf13/cobra"
 )
@@ -75,13 +73,16 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 	}
 	// Reach the session first: with none listening (it ended, the socket is
 	// stale) there is nothing to tell, and the agent must not wait for us to
-	// read a stdin it may never close.
-	conn, err := net.DialTimeout("unix", socket, hookSendBudget)
+	// read a stdin it may never close. The agent's secret says who is
+	// speaking; the id only names the target.
+	dialCtx, cancelDial := context.WithTimeout(context.Background(), hookSendBudget)
+	client, err := control.Connect(dialCtx, socket, getenv(control.EnvToken))
+	cancelDial()
 	if err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: reach the session at %s: %v", cli, id, socket, err)
 		return
 	}
-	defer conn.Close()
+	defer client.Close()
 	var payload []byte
 	if adapter.PayloadInArgs() && len(args) > 1 {
 		payload = []byte(args[len(args)-1])
@@ -101,9 +102,10 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 	if sig.Empty() {
 		return // an event the adapter does not map
 	}
-	// The agent's secret says who is speaking; the id only names the target.
-	token := getenv(control.EnvToken)
-	if err := sendSignal(conn, token, id, cli, sig, time.Now().Add(hookSendBudget)); err != nil {
+	// A notification: the session sends no reply to wait for.
+	ctx, cancel := context.WithTimeout(context.Background(), hookSendBudget)
+	defer cancel()
+	if err := client.Notify(ctx, control.MethodAgentSignal, control.SignalParams{ID: id, CLI: cli, Signal: sig}); err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
 	}
 }
@@ -129,24 +131,6 @@ func readBounded(r io.Reader, max int, deadline time.Time) ([]byte, bool) {
 		// The reader goroutine dies with the process.
 		return nil, false
 	}
-}
-
-// sendSignal writes one agent.signal JSON-RPC notification (no id, so the
-// session sends no reply to wait for) on conn.
-func sendSignal(conn net.Conn, token, id, cli string, sig agentstate.Signal, deadline time.Time) error {
-	params, err := json.Marshal(control.SignalParams{ID: id, CLI: cli, Signal: sig})
-	if err != nil {
-		return fmt.Errorf("encode the signal: %w", err)
-	}
-	line, err := json.Marshal(control.Request{JSONRPC: "2.0", Method: control.MethodAgentSignal, Params: params, Token: token})
-	if err != nil {
-		return fmt.Errorf("encode the request: %w", err)
-	}
-	_ = conn.SetWriteDeadline(deadline)
-	if _, err := conn.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("send to the session: %w", err)
-	}
-	return nil
 }
 
 // hookLog appends one line to the agentgrid log file; it never prints.

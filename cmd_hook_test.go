@@ -151,3 +151,30 @@ func (u unreadStdin) Read([]byte) (int, error) {
 	u.t.Error("stdin was read although no session was listening")
 	return 0, io.EOF
 }
+
+// The hook talks to the session through the control client, which checks
+// the socket before it sends anything: a socket in a directory that other
+// users may write to could be anyone's, and the agent's secret must not go
+// there.
+func TestRunHookSendsNothingToAnUntrustedSocket(t *testing.T) {
+	sock, lines := hookListener(t)
+	if err := os.Chmod(filepath.Dir(sock), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	logPath := filepath.Join(state, "agentgrid", "agentgrid.log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a4", "AGENTGRID_TOKEN": "secret", "XDG_STATE_HOME": state})
+	payload := `{"hook_event_name":"Notification","session_id":"s","message":"Claude needs your permission to use Bash"}`
+	runHook([]string{"claude"}, strings.NewReader(payload), env, time.Now())
+	select {
+	case line := <-lines:
+		t.Errorf("a line reached a socket in a world-writable directory: %s", line)
+	case <-time.After(200 * time.Millisecond): // nothing arrives; a line would be here long before
+	}
+	if logged, _ := os.ReadFile(logPath); !strings.Contains(string(logged), "writable by other users") {
+		t.Errorf("log = %q, want the reason the socket was refused", logged)
+	}
+}

@@ -75,11 +75,17 @@ func Dial(path string) (*Client, error) {
 // every request: it acts as the agent agentgrid gave that token to ("" acts
 // as the user, which only works from outside the session).
 func DialToken(path, token string) (*Client, error) {
+	return Connect(context.Background(), path, token)
+}
+
+// Connect is DialToken within ctx: a session that does not accept the
+// connection before ctx ends is reported as unreachable.
+func Connect(ctx context.Context, path, token string) (*Client, error) {
 	if path == "" {
 		return nil, errors.New("connect to an agentgrid session: the socket path is empty")
 	}
 	c := &Client{path: path, token: token}
-	cc, err := c.dial(context.Background())
+	cc, err := c.dial(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -276,6 +282,42 @@ func (c *Client) request(method string, id json.RawMessage, params any) (Request
 		return req, nil, fmt.Errorf("%s: the request is %d bytes, more than the %d the session accepts", method, len(line), MaxMessageSize)
 	}
 	return req, line, nil
+}
+
+// Notify sends a notification: a request without an id, which the session
+// runs without answering. It returns once the request is written, so it
+// cannot tell whether the session accepted it; what a caller that must not
+// wait (a hook inside an agent CLI) needs. The context bounds the write.
+// The connection is then hung up rather than reused, so that a slow
+// notification never holds up a later call; the session still runs it.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	_, line, err := c.request(method, nil, params)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		cc, reused, err := c.get(ctx)
+		if err != nil {
+			return err
+		}
+		stop := context.AfterFunc(ctx, func() { _ = cc.c.SetWriteDeadline(time.Unix(1, 0)) })
+		_, err = cc.c.Write(append(line, '\n'))
+		if !stop() || ctx.Err() != nil {
+			_ = cc.c.Close()
+			return fmt.Errorf("%s: %w", method, ctx.Err())
+		}
+		_ = cc.c.Close()
+		if err == nil {
+			return nil
+		}
+		if reused && attempt == 0 && (errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)) {
+			continue // the server closed the idle connection; use a fresh one
+		}
+		return fmt.Errorf("%s: send to the agentgrid session at %s: %w", method, c.path, err)
+	}
 }
 
 // staleConn reports a connection that the server closed, or answered only

@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -230,5 +231,54 @@ func TestClientRefusesOversizedRequest(t *testing.T) {
 	err := c.Send(context.Background(), "a1", strings.Repeat("x", MaxMessageSize))
 	if err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Fatalf("oversized send: %v", err)
+	}
+}
+
+// A notification is written and forgotten: Notify returns without a reply,
+// and the session still runs it after the client hung up. A session that is
+// gone is an error that names the socket.
+func TestClientNotify(t *testing.T) {
+	s, fb := startSockServer(t)
+	a, _ := fb.Spawn(SpawnRequest{Argv: []string{"sleep"}})
+	c, err := Dial(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	sig := agentstate.Signal{State: "waiting", Why: "permission: Bash"}
+	if err := c.Notify(ctx, MethodAgentSignal, SignalParams{ID: a.ID, CLI: "claude", Signal: sig}); err != nil {
+		t.Fatalf("notify: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		fb.mu.Lock()
+		calls := slices.Clone(fb.signals)
+		fb.mu.Unlock()
+		if len(calls) == 1 {
+			if calls[0].ID != a.ID || calls[0].Source != "claude" || calls[0].Signal != sig {
+				t.Errorf("signal = %+v", calls[0])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the notified signal never reached the backend (%d calls)", len(calls))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// A blocking method as a notification holds up nothing: the next call
+	// answers at once.
+	if err := c.Notify(ctx, MethodAgentWait, WaitParams{IDs: []string{a.ID}}); err != nil {
+		t.Fatalf("notify agent.wait: %v", err)
+	}
+	if _, err := c.List(ctx); err != nil {
+		t.Fatalf("list after a blocking notification: %v", err)
+	}
+
+	path := s.Path()
+	_ = s.Close()
+	if err := c.Notify(ctx, MethodAgentSignal, SignalParams{ID: a.ID, CLI: "claude", Signal: sig}); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("notify a closed session: %v, want an error naming %s", err, path)
 	}
 }
