@@ -22,7 +22,9 @@ const EnvToken = "AGENTGRID_TOKEN"
 
 // EnvTokenFile names a file holding the secret, for programs that an agent
 // CLI starts with a filtered environment (its MCP server): the secret then
-// stays out of command lines and generated settings.
+// stays out of command lines and generated settings. Each agent CLI's wiring
+// (internal/agentcli) writes it; orchestrator.TestTokenStaysOutOfCommandLines
+// checks that the client reads the file the wiring names.
 const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
 
 // What a caller may be granted, per [kinds.NAME] grants: each names what
