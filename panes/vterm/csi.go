@@ -223,6 +223,13 @@ func (t *Terminal) setPrivateMode(mode int, on bool) {
 	switch mode {
 	case 1:
 		t.appCursor = on
+	case 3:
+		// DECCOLM: agentgrid never changes the pane's width, but a program
+		// switching columns expects what a real switch does, and what tmux
+		// does: the cursor homed (honouring DECOM) and the screen cleared,
+		// the margins kept.
+		t.cup(0, 0)
+		t.clearScreen()
 	case 6:
 		t.cur.origin = on
 		t.cup(0, 0)

@@ -192,6 +192,11 @@ func TestScrollRegions(t *testing.T) {
 		{name: "DL in region", in: "1\r\n2\r\n3\r\n4\r\n5\x1b[2;4r\x1b[2;1H\x1b[2M", want: "1|4|||5", x: 0, y: 1},
 		{name: "CUU stops at margin", in: "\x1b[2;4r\x1b[3;1H\x1b[5AX", want: "|X", x: 1, y: 1},
 		{name: "bad region ignored", in: "\x1b[4;2rab", want: "ab", x: 2},
+		// DECCOLM clears and homes (tmux, xterm); the margins stay, so with
+		// DECOM the cursor goes to the region's top and C scrolls it.
+		{name: "DECCOLM clears and homes", in: "one\r\ntwo\r\n\x1b[?3lAFTER", want: "AFTER", x: 5},
+		{name: "DECCOLM set", in: "one\r\ntwo\x1b[?3hX", want: "X", x: 1},
+		{name: "DECCOLM keeps margins", in: "1\r\n2\x1b[2;3r\x1b[?6h\x1b[?3lA\r\nB\r\nC", want: "|B|C", x: 1, y: 2},
 	})
 }
 
