@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // commands) in-process.
 func runRoot(t *testing.T, args ...string) cliResult {
 	t.Helper()
-	root := newRootCmd()
+	root := newRootCmd("dev")
 	var out, errb bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errb)

@@ -1,0 +1,265 @@
+// Package cli is agentgrid's command line: the cobra commands (the session,
+// the client commands, config, trust, hook, mcp, demo, watch and the hidden
+// watchdog) and the wiring of config, engine and UI for a session. main only
+// calls Execute.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/panes"
+	"github.com/agentgrid/agentgrid/themes"
+	"github.com/agentgrid/agentgrid/ui"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+)
+
+// Execute runs the agentgrid command line with os.Args and returns the exit
+// status; version is what --version prints and the socket reports.
+func Execute(version string) int {
+	root := newRootCmd(version)
+	if err := root.Execute(); err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			if ee.msg != "" {
+				fmt.Fprintln(os.Stderr, "agentgrid: "+ee.msg)
+			}
+			return ee.code
+		}
+		fmt.Fprintln(os.Stderr, "agentgrid: "+err.Error())
+		return 1
+	}
+	return 0
+}
+
+// exitError carries a specific exit status out of a command.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+// sessionOptions are what the root command and `agentgrid demo` need to start a session.
+type sessionOptions struct {
+	ConfigPath string
+	Layout     string
+	Session    string
+	Argv       []string
+	Demo       bool
+}
+
+func newRootCmd(version string) *cobra.Command {
+	var o sessionOptions
+	root := &cobra.Command{
+		Use:   "agentgrid [flags] [-- COMMAND [ARGS...]]",
+		Short: "A terminal workbench for watching and steering many agents at once",
+		Long: `agentgrid runs an orchestrator (your shell, or an agent CLI such as claude or codex)
+in the main view and shows every background agent it starts live in a grid beside it.
+
+Agents are started from inside the session with "agentgrid spawn", through the
+control socket, with the prefix key (ctrl+b c), or from [[startup]] in the config.
+Inside a session every child sees AGENTGRID_SOCKET, so scripts and agents can
+spawn, list, wait for, read and close agents with the same CLI.
+
+A project's ./.agentgrid.toml can start programs, so it is applied only after
+you trust its exact content with "agentgrid trust" (again after every change);
+until then the session says in its status line that it ignored the file.`,
+		Example: `  # try it: a scripted orchestrator spawns simulated agents
+  agentgrid demo
+
+  # your shell in the main view
+  agentgrid
+
+  # an agent CLI as the orchestrator, with hooks and the MCP server wired in
+  agentgrid -- claude
+
+  # apply this project's .agentgrid.toml (after reading it)
+  agentgrid trust
+
+  # from inside a session: start a background agent, wait for it, read its screen
+  id=$(agentgrid spawn --title tests -- go test ./...)
+  agentgrid wait "$id"; agentgrid capture "$id"`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
+				return exitError{2, fmt.Sprintf("unknown command %q; to run a program as the orchestrator put it after --, e.g. agentgrid -- %s", args[0], strings.Join(args, " "))}
+			}
+			o.Argv = args
+			return runSession(cmd, o)
+		},
+	}
+	f := root.Flags()
+	f.StringVar(&o.ConfigPath, "config", "", "config file read after the default locations")
+	f.StringVar(&o.Layout, "layout", "", "layout to start with: "+strings.Join(layout.Names(), ", "))
+	f.StringVar(&o.Session, "session", "", "session name: letters, digits, ., _ and - (default: agentgrid-<pid>)")
+
+	addClientCommands(root)
+	addConfigCommands(root)
+	addTrustCommands(root)
+	addHookCommands(root)
+	addMCPCommand(root)
+	addDemoCommands(root)
+	addWatchdogCommand(root)
+	return root
+}
+
+// runSession loads the config, starts the engine and runs the UI until the user quits.
+func runSession(cmd *cobra.Command, o sessionOptions) error {
+	// An empty --session means the default name only when it is not given.
+	if f := cmd.Flags().Lookup("session"); o.Session != "" || f != nil && f.Changed {
+		if err := control.CheckSessionName(o.Session); err != nil {
+			return exitError{exitUsage, err.Error()}
+		}
+	}
+	loaded, err := config.Read(o.ConfigPath)
+	if err != nil {
+		return err
+	}
+	cfg, diags := loaded.Config, loaded.Diags
+	if len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(os.Stderr, d.String())
+		}
+		return exitError{1, fmt.Sprintf("the config has %d problem(s); fix them (agentgrid config check) and start again", len(diags))}
+	}
+	if o.Layout != "" {
+		cfg.Layout.Name = o.Layout
+		if ds := config.Validate(cfg); len(ds) > 0 {
+			return exitError{2, fmt.Sprintf("unknown layout %q; choose one of %s", o.Layout, strings.Join(layout.Names(), ", "))}
+		}
+	}
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return exitError{1, "agentgrid needs a terminal on stdin and stdout; use the client commands (agentgrid spawn, list, ...) from scripts"}
+	}
+	if os.Getenv("AGENTGRID_SOCKET") != "" && os.Getenv("AGENTGRID_NESTED") == "" {
+		return exitError{1, "already inside an agentgrid session (AGENTGRID_SOCKET is set); use agentgrid spawn to start agents, or set AGENTGRID_NESTED=1 to nest anyway"}
+	}
+
+	session := o.Session
+	if session == "" {
+		session = fmt.Sprintf("agentgrid-%d", os.Getpid())
+	}
+	stateBase, err := orchestrator.StateBase()
+	if err != nil {
+		return err
+	}
+	state, err := orchestrator.ClaimStateDir(stateBase, session)
+	if err != nil {
+		return exitError{1, err.Error()}
+	}
+	defer state.Release()
+	stateDir := state.Path
+	logger, closeLog, err := openLog(cfg, stateDir)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	slog.SetDefault(logger)
+	removed, err := orchestrator.CleanStateDirs(stateBase, session, cfg.Agents.KeepState.Duration, time.Now())
+	for _, dir := range removed {
+		logger.Info("removed the state folder of a session that ended long ago", "dir", dir, "keep_state", cfg.Agents.KeepState.Duration)
+	}
+	if err != nil {
+		logger.Warn("an old state folder could not be removed", "err", err)
+	}
+
+	palette, err := themes.Load(cfg.UI.Theme, filepath.Join(configHome(), "agentgrid", "themes"))
+	if err != nil {
+		return err
+	}
+
+	argv := o.Argv
+	if len(argv) == 0 {
+		argv = cfg.Orchestrator.Command
+	}
+	if len(argv) == 0 {
+		sh := os.Getenv("SHELL")
+		if sh == "" {
+			sh = "/bin/sh"
+		}
+		argv = []string{sh}
+	}
+
+	// Every frame the UI shows also goes to the mirror, which serves
+	// agentgrid watch through the socket.
+	mirror := ui.NewMirror()
+	// The watchdog ends every agent if this process dies without shutting
+	// down (SIGKILL, a crash); it is hung up after the orderly shutdown.
+	var watcher orchestrator.GroupWatcher
+	if wd := startWatchdog(); wd != nil {
+		watcher = wd
+		defer func() { _ = wd.Close() }()
+	}
+	eng, err := orchestrator.New(cfg, orchestrator.Options{
+		Session:    session,
+		Spawner:    panes.PTYSpawner{},
+		StateDir:   stateDir,
+		SocketPath: control.SocketPath(session),
+		Env:        os.Environ(),
+		Logger:     logger,
+		Version:    cmd.Root().Version,
+		Screen:     mirror,
+		Watchdog:   watcher,
+	})
+	if err != nil {
+		return err
+	}
+	showIgnoredConfigs(eng, loaded.Ignored)
+	// A closed outer terminal (SIGHUP) ends the session the same way as quitting,
+	// so every agent's process group is still shut down.
+	ctx, cancel := signal.NotifyContext(cmd.Context(), syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	defer cancel()
+	// Shut the engine down on every way out, a panic in the UI included (ui.Run
+	// restores the terminal and re-panics), so no agent outlives the session.
+	defer func() { _ = eng.Shutdown(context.Background()) }()
+	if err := eng.Start(ctx, argv); err != nil {
+		return err
+	}
+	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror)); err != nil {
+		return err
+	}
+	return eng.Shutdown(context.Background())
+}
+
+func configHome() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".config")
+}
+
+// openLog opens the session's log file; logs never go to the screen.
+func openLog(cfg config.Config, stateDir string) (*slog.Logger, func(), error) {
+	path := cfg.Log.File
+	if path == "" {
+		path = filepath.Join(filepath.Dir(stateDir), "agentgrid.log")
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open the log file %s: %w", path, err)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.Log.Level)); err != nil {
+		level = slog.LevelInfo
+	}
+	h := slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})
+	return slog.New(h).With("session", filepath.Base(stateDir)), func() { _ = f.Close() }, nil
+}
