@@ -3,12 +3,15 @@ package orchestrator
 import "strings"
 
 // childBaseEnv is the environment every child starts from: the base env
-// without variables agentgrid sets itself, plus the session's.
+// without variables agentgrid sets itself, plus the session's. An inherited
+// TMUX or TMUX_PANE never reaches a child: it names the tmux agentgrid runs
+// in, and a program that splits "its" pane there would open panes outside
+// agentgrid, in the user's own window.
 func childBaseEnv(base []string, session, socket string) []string {
 	out := make([]string, 0, len(base)+5)
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == "TERM" || k == "COLORTERM" || strings.HasPrefix(k, "AGENTGRID_") {
+		if k == "TERM" || k == "COLORTERM" || k == "TMUX" || k == "TMUX_PANE" || strings.HasPrefix(k, "AGENTGRID_") {
 			continue
 		}
 		out = append(out, kv)
