@@ -68,7 +68,7 @@ type agent struct {
 	// wantActivity asks the reader goroutine to report the next output; it
 	// is off while the agent is running, when the idle timer does the work.
 	wantActivity atomic.Bool
-	idleTimer    *time.Timer
+	idleTimer    Timer
 }
 
 // displayTitle is the title shown in borders and lists.

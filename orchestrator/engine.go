@@ -38,6 +38,7 @@ type Engine struct {
 	cfg     config.Config
 	opts    Options
 	log     *slog.Logger
+	clock   Clock
 	now     func() time.Time
 	spawner panes.Spawner
 	bus     *hooks.Bus
@@ -86,7 +87,7 @@ type reconcilerState struct {
 	show        string
 	capacity    int
 	tooSmall    bool
-	linger      *time.Timer
+	linger      Timer
 	lingerAt    time.Time
 	closing     bool
 	dirty       bool // the snapshot is out of date
@@ -105,8 +106,8 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 	if o.Spawner == nil {
 		o.Spawner = panes.PTYSpawner{}
 	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = wallClock{}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -130,8 +131,8 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		cwd = "/"
 	}
 	e := &Engine{
-		cfg: cfg, opts: o, log: o.Logger, now: o.Now, spawner: o.Spawner,
-		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Now), cwd: cwd, auth: newAuthority(),
+		cfg: cfg, opts: o, log: o.Logger, clock: o.Clock, now: o.Clock.Now, spawner: o.Spawner,
+		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Clock.Now), cwd: cwd, auth: newAuthority(),
 		cmds: make(chan command), quit: make(chan struct{}), loopEnd: make(chan struct{}),
 		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}

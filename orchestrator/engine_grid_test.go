@@ -141,8 +141,10 @@ func TestOffscreenAgentRunsAt80x24AndIsResizedWhenPlaced(t *testing.T) {
 }
 
 func TestFinishedPaneLingersThenIsReclaimed(t *testing.T) {
-	e := newTestEngine(t, nil, nil, func(c *config.Config) {
-		c.Agents.FinishedLinger = config.Duration{Duration: 400 * time.Millisecond}
+	clock := newFakeClock()
+	linger := time.Hour
+	e := newClockedEngine(t, nil, clock, nil, func(c *config.Config) {
+		c.Agents.FinishedLinger = config.Duration{Duration: linger}
 		c.Agents.StartOffscreen = false
 		c.Layout.MinAgentWidth = 20
 	})
@@ -156,14 +158,18 @@ func TestFinishedPaneLingersThenIsReclaimed(t *testing.T) {
 	if !fin.Visible {
 		t.Fatalf("a finished pane must stay visible while lingering: %+v", fin)
 	}
+	// The engine wakes up when the linger ends, and not before.
+	clock.waitTimerAt(t, fin.Ended.Add(linger), "the linger timer")
+	clock.Advance(linger - time.Second)
 	if a, _ := e.Agent(second.ID); a.Visible || a.QueuePos != 1 || a.State != StatePending {
 		t.Fatalf("second before the linger: %+v", a)
 	}
-	waitAgent(t, e, second.ID, "placed after the linger", func(a control.AgentInfo) bool { return a.Visible && a.State == StateRunning })
-	if el := time.Since(*fin.Ended); el < 350*time.Millisecond {
+	clock.Advance(time.Second)
+	a := waitAgent(t, e, second.ID, "placed after the linger", func(a control.AgentInfo) bool { return a.Visible && a.State == StateRunning })
+	if el := a.Started.Sub(*fin.Ended); el < linger {
 		t.Fatalf("reclaimed after %s, before the linger", el)
 	}
-	a, _ := e.Agent(first.ID)
+	a, _ = e.Agent(first.ID)
 	if a.Visible || a.State != StateDone {
 		t.Fatalf("first after reclaim: %+v", a)
 	}
@@ -324,8 +330,9 @@ func TestClosingAQueuedAgentAndBadKinds(t *testing.T) {
 }
 
 func TestAgentFinishedOffscreenLingersOnceShown(t *testing.T) {
-	linger := 500 * time.Millisecond
-	e := newTestEngine(t, nil, nil, func(c *config.Config) {
+	clock := newFakeClock()
+	linger := time.Hour
+	e := newClockedEngine(t, nil, clock, nil, func(c *config.Config) {
 		c.Agents.FinishedLinger = config.Duration{Duration: linger}
 		c.Layout.MinAgentWidth = 20
 	})
@@ -333,13 +340,18 @@ func TestAgentFinishedOffscreenLingersOnceShown(t *testing.T) {
 	first := spawn(t, e, "sh", "-c", "echo one")
 	second := spawn(t, e, "sh", "-c", "echo two") // runs off screen and ends there
 	third := spawn(t, e, "cat")
-	waitFinished(t, e, first.ID)
+	one := waitFinished(t, e, first.ID)
 	waitFinished(t, e, second.ID)
-	a := waitAgent(t, e, second.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
-	placedAt := time.Now()
-	_ = a
-	waitAgent(t, e, third.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
-	if el := time.Since(placedAt); el < linger-100*time.Millisecond {
-		t.Fatalf("the pane of an agent that ended off screen was reclaimed %s after it was shown", el)
+	clock.waitTimerAt(t, one.Ended.Add(linger), "the first pane's linger")
+	clock.Advance(linger)
+	waitAgent(t, e, second.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
+	placedAt := clock.Now()
+	// The second pane lingers from when it was shown, not from its end.
+	clock.waitTimerAt(t, placedAt.Add(linger), "the second pane's linger")
+	clock.Advance(linger - time.Second)
+	if a, _ := e.Agent(third.ID); a.Visible {
+		t.Fatalf("the pane of an agent that ended off screen was reclaimed %s after it was shown", linger-time.Second)
 	}
+	clock.Advance(time.Second)
+	waitAgent(t, e, third.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
 }

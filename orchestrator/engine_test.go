@@ -22,6 +22,12 @@ import (
 // main view unless mainArgv is given; it is shut down when the test ends.
 func newTestEngine(t *testing.T, sp panes.Spawner, mainArgv []string, mutate func(*config.Config)) *Engine {
 	t.Helper()
+	return newClockedEngine(t, sp, nil, mainArgv, mutate)
+}
+
+// newClockedEngine is newTestEngine on the given clock (nil: the wall clock).
+func newClockedEngine(t *testing.T, sp panes.Spawner, clock Clock, mainArgv []string, mutate func(*config.Config)) *Engine {
+	t.Helper()
 	cfg := config.Default()
 	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
 	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
@@ -31,7 +37,7 @@ func newTestEngine(t *testing.T, sp panes.Spawner, mainArgv []string, mutate fun
 	if sp == nil {
 		sp = panes.PTYSpawner{}
 	}
-	e, err := New(cfg, Options{Session: "test", Spawner: sp, StateDir: t.TempDir(), Logger: testLogger()})
+	e, err := New(cfg, Options{Session: "test", Spawner: sp, Clock: clock, StateDir: t.TempDir(), Logger: testLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,14 +273,20 @@ func TestMainViewExitKeepsTheSession(t *testing.T) {
 }
 
 func TestStateFromHooksInputBellAndActivity(t *testing.T) {
-	e := newTestEngine(t, nil, nil, func(c *config.Config) {
-		c.Agents.IdleAfter = config.Duration{Duration: 300 * time.Millisecond}
+	clock := newFakeClock()
+	idle := 5 * time.Second
+	e := newClockedEngine(t, nil, clock, nil, func(c *config.Config) {
+		c.Agents.IdleAfter = config.Duration{Duration: idle}
 		c.Status.StaleAfter = config.Duration{Duration: time.Minute}
 	})
 	e.Resize(48, 10)
 	events, cancel := e.Bus().Subscribe(256)
 	defer cancel()
 	in := spawn(t, e, "cat")
+	started := waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	// cat prints nothing: idle_after after its start it is idle.
+	clock.waitTimerAt(t, started.Started.Add(idle), "the idle timer")
+	clock.Advance(idle)
 	waitAgent(t, e, in.ID, "idle after quiet", func(a control.AgentInfo) bool {
 		return a.State == StateIdle && a.Source == SourceActivity
 	})

@@ -213,9 +213,9 @@ func (e *Engine) idleDeadline(a *agent) time.Time {
 }
 
 func (e *Engine) armTimer(a *agent, at time.Time) {
-	d := max(time.Until(at), time.Millisecond)
+	d := until(e.clock, at)
 	if a.idleTimer == nil {
-		a.idleTimer = time.AfterFunc(d, func() { e.inbox.post(engineEvent{kind: evtTimer, a: a}) })
+		a.idleTimer = e.clock.AfterFunc(d, func() { e.inbox.post(engineEvent{kind: evtTimer, a: a}) })
 		return
 	}
 	a.idleTimer.Reset(d)

@@ -171,7 +171,7 @@ func (e *Engine) armLinger(at time.Time) {
 		s.linger.Stop()
 	}
 	s.lingerAt = at
-	s.linger = time.AfterFunc(max(time.Until(at), time.Millisecond), func() { e.inbox.post(engineEvent{kind: evtLinger}) })
+	s.linger = e.clock.AfterFunc(until(e.clock, at), func() { e.inbox.post(engineEvent{kind: evtLinger}) })
 }
 
 func (e *Engine) fallbackFocus() string {
@@ -239,6 +239,7 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 	// rate the churn of others may have used up.
 	var printed atomic.Bool
 	p, err := panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, panes.Options{
+		Now:        e.now,
 		Scrollback: e.cfg.Agents.Scrollback,
 		LogPath:    a.logPath,
 		LogMax:     e.cfg.Agents.LogMax.Bytes,

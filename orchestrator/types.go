@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"log/slog"
-	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
@@ -37,8 +36,9 @@ type Options struct {
 	StateDir string
 	// SocketPath is where the control socket listens; empty runs no socket.
 	SocketPath string
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+	// Clock is the engine's time (rules, timers, execution deadlines); nil
+	// means the wall clock.
+	Clock Clock
 	// Env is the base environment of children; nil means os.Environ().
 	Env []string
 	// Logger receives the engine's logs; nil means slog.Default().

@@ -154,6 +154,9 @@ type Options struct {
 	OnExit func(code int, err error)
 	// Logger receives warnings; nil means slog.Default().
 	Logger *slog.Logger
+	// Now is the clock LastOutput reads; nil means time.Now. The engine
+	// passes its own, so that its idle rule can run on a test's clock.
+	Now func() time.Time
 }
 
 // Pane is a process in a PTY plus the terminal emulator that its output
@@ -191,6 +194,9 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	if spec.Cols < 1 || spec.Rows < 1 {
 		spec.Cols, spec.Rows = 80, 24
 	}
@@ -226,7 +232,7 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 		vterm.WithReplyWriter(replyWriter{p}),
 		vterm.WithCallbacks(vterm.Callbacks{Bell: o.OnBell, Title: o.OnTitle, Notify: o.OnNotify}),
 	)
-	p.lastOutput.Store(time.Now().UnixNano())
+	p.lastOutput.Store(o.Now().UnixNano())
 	go p.readLoop()
 	go p.writeLoop()
 	go p.waitLoop()
@@ -292,7 +298,7 @@ func (p *Pane) readLoop() {
 			if bulk {
 				<-bulkTokens
 			}
-			p.lastOutput.Store(time.Now().UnixNano())
+			p.lastOutput.Store(p.opts.Now().UnixNano())
 			if p.opts.OnOutput != nil {
 				p.opts.OnOutput()
 			}
