@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,10 +98,20 @@ type Config struct {
 
 // Orchestrator is the program shown in the main view.
 type Orchestrator struct {
-	// Command is the argv of the orchestrator; empty means $SHELL (then /bin/sh).
+	// Command is the argv of the orchestrator; empty means DefaultShell().
 	Command []string `toml:"command"`
 	// Kind names a [kinds.NAME] preset used to wire hooks/MCP into the orchestrator.
 	Kind string `toml:"kind"`
+}
+
+// DefaultShell is the program run where a command is left empty (the
+// orchestrator, a kind without a command): $SHELL, or /bin/sh when it is
+// unset or empty.
+func DefaultShell() string {
+	if sh := os.Getenv("SHELL"); sh != "" {
+		return sh
+	}
+	return "/bin/sh"
 }
 
 // Layout is the arrangement of the main view and the agents grid.

@@ -39,8 +39,9 @@ func (d Diagnostic) String() string {
 const LocalFile = ".agentgrid.toml"
 
 // Dir is agentgrid's config directory: $XDG_CONFIG_HOME/agentgrid, or
-// ~/.config/agentgrid when XDG_CONFIG_HOME is unset. It is empty when
-// neither can be determined.
+// ~/.config/agentgrid when XDG_CONFIG_HOME is unset or relative. It holds
+// config.toml and the user themes (ThemeDir). It is empty when neither can
+// be determined.
 func Dir() string {
 	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "agentgrid")

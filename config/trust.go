@@ -21,18 +21,26 @@ import (
 // that changed needs trusting again.
 
 // StateDir is agentgrid's state directory: $XDG_STATE_HOME/agentgrid, or
-// ~/.local/state/agentgrid when XDG_STATE_HOME is unset or relative. It is
-// empty when neither can be determined.
-func StateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+// ~/.local/state/agentgrid when XDG_STATE_HOME is unset or relative. It
+// holds every session's state folder, the log file (LogFileName) and the
+// trust store. It is empty when neither can be determined.
+func StateDir() string { return StateDirFrom(os.Getenv) }
+
+// StateDirFrom is StateDir for a caller handed its environment: getenv
+// answers for XDG_STATE_HOME and HOME.
+func StateDirFrom(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "agentgrid")
 	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return ""
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".local", "state", "agentgrid")
 	}
-	return filepath.Join(home, ".local", "state", "agentgrid")
+	return ""
 }
+
+// LogFileName is agentgrid's log file in StateDir(), used when log.file is
+// empty.
+const LogFileName = "agentgrid.log"
 
 // TrustDirName is the trust store's folder in StateDir(). Sessions keep
 // their state in folders named after them there, and remove old ones; the

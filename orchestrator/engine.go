@@ -116,7 +116,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		o.Env = os.Environ()
 	}
 	if o.Session == "" {
-		o.Session = fmt.Sprintf("agentgrid-%d", os.Getpid())
+		o.Session = control.DefaultSessionName()
 	}
 	if err := control.CheckSessionName(o.Session); err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ func resolveKind(cfg config.Config, req control.SpawnRequest, sess SessionEnv) (
 		argv = slices.Clone(k.Command)
 	}
 	if len(argv) == 0 {
-		argv = []string{defaultShell()}
+		argv = []string{config.DefaultShell()}
 	}
 	if req.Prompt != "" {
 		if len(k.PromptArgs) == 0 {
@@ -120,13 +120,6 @@ func cliOf(cmd string) string {
 		return base
 	}
 	return ""
-}
-
-func defaultShell() string {
-	if sh := os.Getenv("SHELL"); sh != "" {
-		return sh
-	}
-	return "/bin/sh"
 }
 
 // wireCLI adds the per-process hook and MCP wiring for cli to argv/env.

@@ -18,20 +18,6 @@ import (
 // is in use whatever its socket directory.
 const stateLockName = ".lock"
 
-// StateBase is the directory that holds every session's state folder:
-// $XDG_STATE_HOME/agentgrid, by default ~/.local/state/agentgrid.
-func StateBase() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" || !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("find the state directory: %w; set XDG_STATE_HOME", err)
-		}
-		base = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(base, "agentgrid"), nil
-}
-
 // StateDir is a session's state folder (agent logs, generated files),
 // held by this process until Release.
 type StateDir struct {

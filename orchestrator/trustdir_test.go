@@ -15,10 +15,7 @@ import (
 // project), and no session name can be its name.
 func TestCleanStateDirsKeepsTheTrustStore(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	base, err := StateBase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := config.StateDir()
 	if config.TrustDir() != filepath.Join(base, config.TrustDirName) {
 		t.Fatalf("trust dir %s is not in the state base %s", config.TrustDir(), base)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/spf13/cobra"
@@ -133,17 +134,15 @@ func readBounded(r io.Reader, max int, deadline time.Time) ([]byte, bool) {
 	}
 }
 
-// hookLog appends one line to the agentgrid log file; it never prints.
+// hookLog appends one line to the agentgrid log file in the state
+// directory (log.file is not read: the hook does not load the config); it
+// never prints.
 func hookLog(getenv func(string) string, format string, args ...any) {
-	base := getenv("XDG_STATE_HOME")
-	if base == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return
-		}
-		base = filepath.Join(home, ".local", "state")
+	dir := config.StateDirFrom(getenv)
+	if dir == "" {
+		return
 	}
-	f, err := os.OpenFile(filepath.Join(base, "agentgrid", "agentgrid.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, config.LogFileName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return
 	}

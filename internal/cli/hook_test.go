@@ -178,3 +178,36 @@ func TestRunHookSendsNothingToAnUntrustedSocket(t *testing.T) {
 		t.Errorf("log = %q, want the reason the socket was refused", logged)
 	}
 }
+
+// The hook's complaints go to the session's log file, in the one state
+// directory every part of agentgrid uses: a relative XDG_STATE_HOME is
+// ignored there, so it is ignored here too (it once sent them to a folder
+// under the agent's working directory).
+func TestHookLogUsesTheStateDirectory(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Chdir(cwd)
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"XDG_STATE_HOME set", map[string]string{"XDG_STATE_HOME": filepath.Join(home, "xdg"), "HOME": home}, filepath.Join(home, "xdg", "agentgrid", "agentgrid.log")},
+		{"XDG_STATE_HOME unset", map[string]string{"HOME": home}, filepath.Join(home, ".local", "state", "agentgrid", "agentgrid.log")},
+		{"XDG_STATE_HOME relative", map[string]string{"XDG_STATE_HOME": "rel", "HOME": home}, filepath.Join(home, ".local", "state", "agentgrid", "agentgrid.log")},
+	} {
+		if err := os.MkdirAll(filepath.Dir(tc.want), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(cwd, "rel", "agentgrid"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Remove(tc.want)
+		runHook([]string{"vim"}, strings.NewReader("{}"), hookEnv(tc.env), time.Now())
+		if logged, _ := os.ReadFile(tc.want); !strings.Contains(string(logged), "unknown agent CLI") {
+			t.Errorf("%s: %s holds %q, want the hook's complaint", tc.name, tc.want, logged)
+		}
+		if stray, err := os.ReadFile(filepath.Join(cwd, "rel", "agentgrid", "agentgrid.log")); err == nil {
+			t.Errorf("%s: the complaint went to the working directory: %q", tc.name, stray)
+		}
+	}
+}

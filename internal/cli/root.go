@@ -154,11 +154,11 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 
 	session := o.Session
 	if session == "" {
-		session = fmt.Sprintf("agentgrid-%d", os.Getpid())
+		session = control.DefaultSessionName()
 	}
-	stateBase, err := orchestrator.StateBase()
-	if err != nil {
-		return err
+	stateBase := config.StateDir()
+	if stateBase == "" {
+		return exitError{1, "cannot find the state directory: neither XDG_STATE_HOME nor HOME is set; set XDG_STATE_HOME"}
 	}
 	state, err := orchestrator.ClaimStateDir(stateBase, session)
 	if err != nil {
@@ -166,7 +166,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	}
 	defer state.Release()
 	stateDir := state.Path
-	logger, closeLog, err := openLog(cfg, stateDir)
+	logger, closeLog, err := openLog(cfg, stateBase, session)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		logger.Warn("an old state folder could not be removed", "err", err)
 	}
 
-	palette, err := themes.Load(cfg.UI.Theme, filepath.Join(configHome(), "agentgrid", "themes"))
+	palette, err := sessionPalette(cfg)
 	if err != nil {
 		return err
 	}
@@ -190,11 +190,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		argv = cfg.Orchestrator.Command
 	}
 	if len(argv) == 0 {
-		sh := os.Getenv("SHELL")
-		if sh == "" {
-			sh = "/bin/sh"
-		}
-		argv = []string{sh}
+		argv = []string{config.DefaultShell()}
 	}
 
 	// Every frame the UI shows also goes to the mirror, which serves
@@ -238,19 +234,19 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	return eng.Shutdown(context.Background())
 }
 
-func configHome() string {
-	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".config")
+// sessionPalette is the session's colour theme: a user theme from the
+// themes folder of the config directory the config was read from (and
+// validated against), or a built-in one.
+func sessionPalette(cfg config.Config) (themes.Palette, error) {
+	return themes.Load(cfg.UI.Theme, config.ThemeDir())
 }
 
-// openLog opens the session's log file; logs never go to the screen.
-func openLog(cfg config.Config, stateDir string) (*slog.Logger, func(), error) {
+// openLog opens the session's log file (log.file, by default the one in the
+// state directory, shared by every session); logs never go to the screen.
+func openLog(cfg config.Config, stateBase, session string) (*slog.Logger, func(), error) {
 	path := cfg.Log.File
 	if path == "" {
-		path = filepath.Join(filepath.Dir(stateDir), "agentgrid.log")
+		path = filepath.Join(stateBase, config.LogFileName)
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -261,5 +257,5 @@ func openLog(cfg config.Config, stateDir string) (*slog.Logger, func(), error) {
 		level = slog.LevelInfo
 	}
 	h := slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})
-	return slog.New(h).With("session", filepath.Base(stateDir)), func() { _ = f.Close() }, nil
+	return slog.New(h).With("session", session), func() { _ = f.Close() }, nil
 }

@@ -2,8 +2,15 @@ package control
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 )
+
+// DefaultSessionName is the name of a session started without one:
+// agentgrid-<pid> of the process that runs it.
+func DefaultSessionName() string {
+	return "agentgrid-" + strconv.Itoa(os.Getpid())
+}
 
 // MaxSessionName is the longest session name allowed, in bytes.
 const MaxSessionName = 64

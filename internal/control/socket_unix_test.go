@@ -29,6 +29,12 @@ func TestSocketPath(t *testing.T) {
 	if got := SocketPath("s1"); got != want {
 		t.Errorf("SocketPath without XDG_RUNTIME_DIR = %q, want %q", got, want)
 	}
+	// A relative XDG_RUNTIME_DIR is ignored: the socket must not depend on
+	// the working directory.
+	t.Setenv("XDG_RUNTIME_DIR", "run")
+	if got := SocketPath("s1"); got != want {
+		t.Errorf("SocketPath with a relative XDG_RUNTIME_DIR = %q, want %q", got, want)
+	}
 }
 
 func TestServerPermissionsAndCleanup(t *testing.T) {
