@@ -209,6 +209,7 @@ type Modes struct {
 	MouseSGR       bool // 1006
 	Sync           bool // 2026
 	KittyFlags     int  // kitty keyboard protocol flags of the active screen
+	OtherKeys      int  // xterm modifyOtherKeys level the child set (CSI > 4 ; N m), 0 = off
 	CursorVisible  bool // DECTCEM
 	Title          string
 }

@@ -58,6 +58,14 @@ func (t *Terminal) csi(c byte) {
 			if ps.param(0, 0) == 0 {
 				t.respond([]byte("\x1b[>84;0;0c"))
 			}
+		case 'm': // XTMODKEYS: only modifyOtherKeys (resource 4) matters
+			if ps.param(0, 0) == 4 {
+				t.otherKeys = min(ps.param(1, 0), 2)
+			}
+		case 'n': // XTMODKEYS reset
+			if ps.nparams > 0 && ps.param(0, 0) == 4 {
+				t.otherKeys = 0
+			}
 		case 'q': // XTVERSION
 			if ps.param(0, 0) == 0 {
 				t.respond([]byte("\x1bP>|agentgrid(" + Version + ")\x1b\\"))

@@ -148,10 +148,15 @@ func encodeKey(m Modes, k uv.Key) []byte {
 }
 
 // encodeLegacyKey follows xterm: C0 for ctrl combinations, ESC prefix for
-// alt, CSI/SS3 sequences with the xterm modifier parameter for special keys,
-// and modifyOtherKeys form (CSI 27;m;code~) for combinations that have no
-// legacy byte, such as shift+enter, so agent CLIs can tell them apart.
+// alt, CSI/SS3 sequences with the xterm modifier parameter for special keys.
+// Combinations that have no legacy byte, such as shift+enter, ctrl+tab or
+// ctrl+1, get xterm's modifyOtherKeys form (CSI 27;m;code~) only when the
+// child enabled modifyOtherKeys (CSI > 4 ; N m); any other child gets what a
+// terminal without extended keys sends, and what tmux hands its panes: the
+// key without the modifier it cannot express (enter, tab, "1"). A shell or
+// REPL would otherwise print the sequence's tail as text.
 func encodeLegacyKey(m Modes, k uv.Key) []byte {
+	ext := m.OtherKeys > 0
 	mod := k.Mod &^ (uv.ModCapsLock | uv.ModNumLock | uv.ModScrollLock)
 	alt := mod&(uv.ModAlt|uv.ModMeta) != 0
 	ctrl := mod&uv.ModCtrl != 0
@@ -169,13 +174,13 @@ func encodeLegacyKey(m Modes, k uv.Key) []byte {
 
 	switch code {
 	case uv.KeyEnter:
-		if ctrl || shift {
+		if (ctrl || shift) && ext {
 			return modifyOtherKeys(xtermMod(mod), 13)
 		}
 		return prefix([]byte{'\r'})
 	case uv.KeyTab:
 		switch {
-		case ctrl:
+		case ctrl && ext:
 			return modifyOtherKeys(xtermMod(mod), 9)
 		case shift:
 			return prefix([]byte("\x1b[Z"))
@@ -204,7 +209,7 @@ func encodeLegacyKey(m Modes, k uv.Key) []byte {
 		// Media, lock and modifier keys have no legacy encoding.
 		return nil
 	}
-	return legacyText(k, mod, alt, ctrl, shift)
+	return legacyText(k, mod, alt, ctrl, shift, ext)
 }
 
 // legacyFuncKey encodes cursor, editing and function keys.
@@ -226,7 +231,7 @@ func legacyFuncKey(m Modes, fk funcKey, mod uv.KeyMod) []byte {
 }
 
 // legacyText encodes keys that type characters.
-func legacyText(k uv.Key, mod uv.KeyMod, alt, ctrl, shift bool) []byte {
+func legacyText(k uv.Key, mod uv.KeyMod, alt, ctrl, shift, ext bool) []byte {
 	if ctrl {
 		base := k.Code
 		if shift && k.ShiftedCode != 0 {
@@ -244,8 +249,11 @@ func legacyText(k uv.Key, mod uv.KeyMod, alt, ctrl, shift bool) []byte {
 			}
 			return []byte{c}
 		}
-		// No C0 equivalent (ctrl+1, ctrl+é …): say exactly what was pressed.
-		return modifyOtherKeys(xtermMod(mod), k.Code)
+		// No C0 equivalent (ctrl+1, ctrl+é …): say exactly what was
+		// pressed to a child that asked for it, else type the key.
+		if ext {
+			return modifyOtherKeys(xtermMod(mod), k.Code)
+		}
 	}
 	text := k.Text
 	if text == "" {

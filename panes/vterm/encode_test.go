@@ -10,6 +10,7 @@ import (
 func TestEncodeKeyLegacy(t *testing.T) {
 	app := Modes{AppCursor: true}
 	kpam := Modes{AppKeypad: true}
+	mok := Modes{OtherKeys: 1}
 	tests := []struct {
 		name  string
 		modes Modes
@@ -40,7 +41,16 @@ func TestEncodeKeyLegacy(t *testing.T) {
 		{"ctrl+?", Modes{}, uv.Key{Code: '?', Mod: uv.ModCtrl}, "\x7f"},
 		{"ctrl+2", Modes{}, uv.Key{Code: '2', Mod: uv.ModCtrl}, "\x00"},
 		{"ctrl+6", Modes{}, uv.Key{Code: '6', Mod: uv.ModCtrl}, "\x1e"},
-		{"ctrl+1 has no C0", Modes{}, uv.Key{Code: '1', Mod: uv.ModCtrl}, "\x1b[27;5;49~"},
+		// Without modifyOtherKeys a combination with no C0 byte types the
+		// key, as a terminal without extended keys does (and tmux's panes
+		// get); with it, the child is told exactly what was pressed.
+		{"ctrl+1 has no C0", Modes{}, uv.Key{Code: '1', Mod: uv.ModCtrl}, "1"},
+		{"ctrl+9", Modes{}, uv.Key{Code: '9', Mod: uv.ModCtrl}, "9"},
+		{"ctrl+0", Modes{}, uv.Key{Code: '0', Mod: uv.ModCtrl}, "0"},
+		{"ctrl+alt+1", Modes{}, uv.Key{Code: '1', Mod: uv.ModCtrl | uv.ModAlt}, "\x1b1"},
+		{"ctrl+1 modifyOtherKeys", mok, uv.Key{Code: '1', Mod: uv.ModCtrl}, "\x1b[27;5;49~"},
+		{"ctrl+0 modifyOtherKeys 2", Modes{OtherKeys: 2}, uv.Key{Code: '0', Mod: uv.ModCtrl}, "\x1b[27;5;48~"},
+		{"ctrl+2 modifyOtherKeys keeps C0", mok, uv.Key{Code: '2', Mod: uv.ModCtrl}, "\x00"},
 		{"ctrl+alt+a", Modes{}, uv.Key{Code: 'a', Mod: uv.ModCtrl | uv.ModAlt}, "\x1b\x01"},
 
 		{"alt+a", Modes{}, uv.Key{Code: 'a', Mod: uv.ModAlt}, "\x1ba"},
@@ -50,13 +60,20 @@ func TestEncodeKeyLegacy(t *testing.T) {
 
 		{"enter", Modes{}, uv.Key{Code: uv.KeyEnter}, "\r"},
 		{"alt+enter", Modes{}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModAlt}, "\x1b\r"},
-		{"shift+enter", Modes{}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModShift}, "\x1b[27;2;13~"},
-		{"ctrl+enter", Modes{}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModCtrl}, "\x1b[27;5;13~"},
-		{"ctrl+shift+enter", Modes{}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModCtrl | uv.ModShift}, "\x1b[27;6;13~"},
+		{"shift+enter", Modes{}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModShift}, "\r"},
+		{"ctrl+enter", Modes{}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModCtrl}, "\r"},
+		{"ctrl+shift+enter", Modes{}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModCtrl | uv.ModShift}, "\r"},
+		{"shift+enter modifyOtherKeys", mok, uv.Key{Code: uv.KeyEnter, Mod: uv.ModShift}, "\x1b[27;2;13~"},
+		{"ctrl+enter modifyOtherKeys", mok, uv.Key{Code: uv.KeyEnter, Mod: uv.ModCtrl}, "\x1b[27;5;13~"},
+		{"ctrl+shift+enter modifyOtherKeys", mok, uv.Key{Code: uv.KeyEnter, Mod: uv.ModCtrl | uv.ModShift}, "\x1b[27;6;13~"},
+		{"alt+enter modifyOtherKeys", mok, uv.Key{Code: uv.KeyEnter, Mod: uv.ModAlt}, "\x1b\r"},
 		{"tab", Modes{}, uv.Key{Code: uv.KeyTab}, "\t"},
 		{"shift+tab", Modes{}, uv.Key{Code: uv.KeyTab, Mod: uv.ModShift}, "\x1b[Z"},
 		{"alt+tab", Modes{}, uv.Key{Code: uv.KeyTab, Mod: uv.ModAlt}, "\x1b\t"},
-		{"ctrl+tab", Modes{}, uv.Key{Code: uv.KeyTab, Mod: uv.ModCtrl}, "\x1b[27;5;9~"},
+		{"ctrl+tab", Modes{}, uv.Key{Code: uv.KeyTab, Mod: uv.ModCtrl}, "\t"},
+		{"ctrl+shift+tab", Modes{}, uv.Key{Code: uv.KeyTab, Mod: uv.ModCtrl | uv.ModShift}, "\x1b[Z"},
+		{"ctrl+tab modifyOtherKeys", mok, uv.Key{Code: uv.KeyTab, Mod: uv.ModCtrl}, "\x1b[27;5;9~"},
+		{"ctrl+shift+tab modifyOtherKeys", mok, uv.Key{Code: uv.KeyTab, Mod: uv.ModCtrl | uv.ModShift}, "\x1b[27;6;9~"},
 		{"backspace", Modes{}, uv.Key{Code: uv.KeyBackspace}, "\x7f"},
 		{"alt+backspace", Modes{}, uv.Key{Code: uv.KeyBackspace, Mod: uv.ModAlt}, "\x1b\x7f"},
 		{"ctrl+backspace", Modes{}, uv.Key{Code: uv.KeyBackspace, Mod: uv.ModCtrl}, "\x08"},
@@ -205,7 +222,8 @@ func TestEncodeKeyKitty(t *testing.T) {
 		{"repeat of arrow", events, uv.Key{Code: uv.KeyUp, IsRepeat: true}, "\x1b[1;1:2A"},
 		{"repeat not reported without flag", dis, uv.Key{Code: 'a', Mod: uv.ModCtrl, IsRepeat: true}, "\x1b[97;5u"},
 		{"report all only", Modes{KittyFlags: kittyAllKeysAsEscapes}, uv.Key{Code: 'z', Text: "z"}, "\x1b[122u"},
-		{"event types alone is legacy", Modes{KittyFlags: kittyEventTypes}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModShift}, "\x1b[27;2;13~"},
+		{"event types alone is legacy", Modes{KittyFlags: kittyEventTypes}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModShift}, "\r"},
+		{"event types alone with modifyOtherKeys", Modes{KittyFlags: kittyEventTypes, OtherKeys: 1}, uv.Key{Code: uv.KeyEnter, Mod: uv.ModShift}, "\x1b[27;2;13~"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,6 +51,7 @@ type Terminal struct {
 	mouse         MouseMode
 	mouseSGR      bool
 	sync          bool
+	otherKeys     int // modifyOtherKeys level (CSI > 4 ; N m)
 	kittyMain     []int
 	kittyAlt      []int
 
@@ -112,6 +113,7 @@ func (t *Terminal) reset() {
 	t.cursorStyle = CursorDefault
 	t.appCursor, t.appKeypad, t.bracketed, t.focusEvents = false, false, false, false
 	t.mouse, t.mouseSGR, t.sync = MouseNone, false, false
+	t.otherKeys = 0
 	t.kittyMain, t.kittyAlt = t.kittyMain[:0], t.kittyAlt[:0]
 	t.altActive = false
 	t.scr = &t.main
@@ -220,6 +222,7 @@ func (t *Terminal) modes() Modes {
 		MouseSGR:       t.mouseSGR,
 		Sync:           t.sync,
 		KittyFlags:     t.kittyFlags(),
+		OtherKeys:      t.otherKeys,
 		CursorVisible:  t.cursorVisible,
 		Title:          t.title,
 	}

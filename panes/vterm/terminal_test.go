@@ -497,3 +497,25 @@ func TestRenderKeepsWidthWithStrayMarks(t *testing.T) {
 		checkInvariants(t, term)
 	}
 }
+
+func TestModifyOtherKeys(t *testing.T) {
+	steps := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"\x1b[>4;1m", 1},
+		{"\x1b[>4;2m", 2},
+		{"\x1b[>4m", 0}, // no value: back to the default
+		{"\x1b[>4;2m\x1b[>4n", 0},
+		{"\x1b[>1;2m", 0}, // other resources are not keys
+		{"\x1b[>4;1m\x1bc", 0},
+	}
+	term := New(10, 3)
+	for _, s := range steps {
+		term.Write([]byte(s.in))
+		if got := term.Modes().OtherKeys; got != s.want {
+			t.Errorf("after %q: modifyOtherKeys %d, want %d", s.in, got, s.want)
+		}
+	}
+}

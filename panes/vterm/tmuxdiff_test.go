@@ -258,7 +258,14 @@ type diffTmux struct {
 
 func diffStartTmux(t *testing.T, path string) *diffTmux {
 	t.Helper()
-	s := &diffTmux{path: path, socket: fmt.Sprintf("agentgrid-diff-%d", os.Getpid())}
+	return diffStartTmuxNamed(t, path, "diff")
+}
+
+// diffStartTmuxNamed starts a private tmux server whose socket name holds
+// name, so that one test can run several servers.
+func diffStartTmuxNamed(t *testing.T, path, name string) *diffTmux {
+	t.Helper()
+	s := &diffTmux{path: path, socket: fmt.Sprintf("agentgrid-%s-%d", name, os.Getpid())}
 	// The status line would take a row from every window; the control
 	// session only keeps the server alive while cases come and go.
 	s.run(t, "new-session", "-d", "-s", "ctl", "-x", "80", "-y", "24", ";",
