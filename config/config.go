@@ -154,9 +154,12 @@ type Limits struct {
 	Kinds map[string]int `toml:"kinds"`
 }
 
-// Keys configures the prefix key.
+// Keys configures the prefix key and the direct bindings.
 type Keys struct {
 	Prefix string `toml:"prefix"`
+	// AltArrowsFocus makes alt+arrow move the focus without the prefix.
+	// Off by default, as in tmux: vim, mc and readline use those keys.
+	AltArrowsFocus bool `toml:"alt_arrows_focus"`
 }
 
 // UI configures the look and terminal notifications.

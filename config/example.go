@@ -70,6 +70,9 @@ default = 0
 [keys]
 # The prefix key for workbench commands (pressed twice, it reaches the pane).
 prefix = "ctrl+b"
+# alt+arrow moves the focus without the prefix. Off, as in tmux: vim, mc and
+# the shell's line editor then get those keys; prefix + arrow always works.
+alt_arrows_focus = false
 
 [ui]
 # Colour theme: dark, light, or NAME for $XDG_CONFIG_HOME/agentgrid/themes/NAME.toml.

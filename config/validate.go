@@ -132,6 +132,8 @@ func validate(cfg Config, themeDir string) []problem {
 
 	if err := ParseKey(cfg.Keys.Prefix); err != nil {
 		bad("keys.prefix", "keys.prefix = %q: %v", cfg.Keys.Prefix, err)
+	} else if p, _ := NormalizeKey(cfg.Keys.Prefix); cfg.Keys.AltArrowsFocus && isAltArrow(p) {
+		bad("keys.alt_arrows_focus", "keys.alt_arrows_focus = true takes %s, the prefix key: turn it off or choose another prefix", p)
 	}
 
 	if err := checkTheme(cfg.UI.Theme, themeDir); err != nil {
@@ -313,4 +315,14 @@ func NormalizeKey(s string) (string, error) {
 		return slices.Index(modifierOrder, a) - slices.Index(modifierOrder, b)
 	})
 	return strings.Join(append(mods, key), "+"), nil
+}
+
+// isAltArrow reports whether a normalized key is one of the alt+arrow keys
+// that [keys] alt_arrows_focus binds.
+func isAltArrow(key string) bool {
+	switch key {
+	case "alt+left", "alt+right", "alt+up", "alt+down":
+		return true
+	}
+	return false
 }

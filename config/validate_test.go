@@ -130,6 +130,25 @@ level = "loud"
 			},
 		},
 		{
+			name: "alt arrows",
+			doc: `[keys]
+prefix = "Alt+Left"
+alt_arrows_focus = true
+`,
+			want: []string{
+				`3: keys.alt_arrows_focus = true takes alt+left, the prefix key: turn it off or choose another prefix`,
+			},
+		},
+		{
+			name: "alt arrows not a boolean",
+			doc: `[keys]
+alt_arrows_focus = "yes"
+`,
+			want: []string{
+				`2: keys.alt_arrows_focus: expected true or false`,
+			},
+		},
+		{
 			name: "startup, hooks and kinds",
 			doc: `[orchestrator]
 kind = "gpt"

@@ -82,7 +82,7 @@ func (a *agentsOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 	if !ok {
 		return overlayResult{}, nil
 	}
-	b := lookup(modeAgents, k, "")
+	b := lookup(modeAgents, k, "", keyOptions{})
 	if b == nil {
 		return overlayResult{}, nil
 	}

@@ -138,8 +138,14 @@ func testSnapshot() orchestrator.Snapshot {
 // frame taken.
 func newTestModel(t *testing.T, snap orchestrator.Snapshot) (*Model, *fakeEngine) {
 	t.Helper()
+	return newTestModelConfig(t, snap, testConfig())
+}
+
+// newTestModelConfig is newTestModel with a config of the test's own.
+func newTestModelConfig(t *testing.T, snap orchestrator.Snapshot, cfg config.Config) (*Model, *fakeEngine) {
+	t.Helper()
 	eng := newFakeEngine(snap, testClock)
-	m := newModel(eng, testConfig(), testStyles(), testClock)
+	m := newModel(eng, cfg, testStyles(), testClock)
 	m.tick = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd { return nil }
 	m.Update(teaWindowSize(80, 24))
 	m.View()
@@ -168,3 +174,10 @@ func testStyles() themes.Styles {
 
 // testConfig is the default config.
 func testConfig() config.Config { return config.Default() }
+
+// altArrowsConfig is the default config with alt+arrow focus moves on.
+func altArrowsConfig() config.Config {
+	cfg := config.Default()
+	cfg.Keys.AltArrowsFocus = true
+	return cfg
+}

@@ -24,7 +24,7 @@ func TestKeysRightAfterFocusChangeReachNewPane(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			m, eng := newTestModel(t, testSnapshot())
+			m, eng := newTestModelConfig(t, testSnapshot(), altArrowsConfig())
 			for _, k := range tc.focus {
 				m.Update(keyOf(t, k))
 			}

@@ -19,17 +19,18 @@ type helpOverlay struct {
 	x, y  int
 }
 
-// newHelpOverlay builds the help for the given prefix key.
-func newHelpOverlay(prefix string, w, h int, st uiStyles) *helpOverlay {
-	o := &helpOverlay{st: st, lines: helpLines(prefix, st)}
+// newHelpOverlay builds the help for the given prefix key and the optional
+// bindings that are on.
+func newHelpOverlay(prefix string, opts keyOptions, w, h int, st uiStyles) *helpOverlay {
+	o := &helpOverlay{st: st, lines: helpLines(prefix, opts, st)}
 	o.SetSize(w, h)
 	return o
 }
 
 // helpLines renders the keymap sections as overlay lines.
-func helpLines(prefix string, st uiStyles) []string {
+func helpLines(prefix string, opts keyOptions, st uiStyles) []string {
 	var lines []string
-	secs := helpSections(prefix)
+	secs := helpSections(prefix, opts, false)
 	keyW := 0
 	for _, sec := range secs {
 		for _, r := range sec.rows {
@@ -64,7 +65,7 @@ func (o *helpOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 	if !ok {
 		return overlayResult{}, nil
 	}
-	b := lookup(modeHelp, k, "")
+	b := lookup(modeHelp, k, "", keyOptions{})
 	if b == nil {
 		return overlayResult{}, nil
 	}

@@ -87,6 +87,41 @@ type binding struct {
 	action action
 	desc   string
 	mode   keyMode
+	// opt is the config option the binding needs; 0 for none.
+	opt keyOption
+}
+
+// keyOption is a binding that the config turns on.
+type keyOption int
+
+const (
+	// optAltArrows: alt+arrow focus moves, [keys] alt_arrows_focus. Off by
+	// default as in tmux, so that vim, mc and readline get those keys.
+	optAltArrows keyOption = 1 + iota
+)
+
+// keyOptions are the optional bindings the config turned on.
+type keyOptions struct {
+	altArrows bool
+}
+
+// has reports whether the binding's option, if any, is on.
+func (o keyOptions) has(opt keyOption) bool {
+	switch opt {
+	case optAltArrows:
+		return o.altArrows
+	}
+	return true
+}
+
+// optionNote names the config setting an optional binding needs, for the
+// generated docs.
+func optionNote(opt keyOption) string {
+	switch opt {
+	case optAltArrows:
+		return " (with `[keys] alt_arrows_focus = true`)"
+	}
+	return ""
 }
 
 // prefixToken stands for the configured prefix key in the keymap.
@@ -94,51 +129,51 @@ const prefixToken = "prefix"
 
 // keymap is agentgrid's complete key table.
 var keymap = []binding{
-	{[]string{prefixToken}, actSendPrefix, "send the prefix key itself to the focused pane", modePrefix},
-	{[]string{"c"}, actNewAgent, "new agent: prompt for a command line", modePrefix},
-	{[]string{"left", "h"}, actFocusLeft, "focus the pane to the left", modePrefix},
-	{[]string{"right", "l"}, actFocusRight, "focus the pane to the right", modePrefix},
-	{[]string{"up", "k"}, actFocusUp, "focus the pane above", modePrefix},
-	{[]string{"down", "j"}, actFocusDown, "focus the pane below", modePrefix},
-	{[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, actFocusNumber, "focus pane by number (0 = main view)", modePrefix},
-	{[]string{"z"}, actZoom, "zoom the focused pane / unzoom", modePrefix},
-	{[]string{"x"}, actClose, "close the focused agent (asks while it runs)", modePrefix},
-	{[]string{"space", "L"}, actLayoutCycle, "next layout", modePrefix},
-	{[]string{"[", "pgup"}, actScrollMode, "scrollback mode for the focused pane", modePrefix},
-	{[]string{"w"}, actAgents, "agents overlay", modePrefix},
-	{[]string{"?"}, actHelp, "this help", modePrefix},
-	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix},
-	{[]string{"d"}, actDetach, "detach (ends the session: asks while agents run)", modePrefix},
-	{[]string{"q"}, actQuit, "quit (asks while agents run)", modePrefix},
+	{[]string{prefixToken}, actSendPrefix, "send the prefix key itself to the focused pane", modePrefix, 0},
+	{[]string{"c"}, actNewAgent, "new agent: prompt for a command line", modePrefix, 0},
+	{[]string{"left", "h"}, actFocusLeft, "focus the pane to the left", modePrefix, 0},
+	{[]string{"right", "l"}, actFocusRight, "focus the pane to the right", modePrefix, 0},
+	{[]string{"up", "k"}, actFocusUp, "focus the pane above", modePrefix, 0},
+	{[]string{"down", "j"}, actFocusDown, "focus the pane below", modePrefix, 0},
+	{[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, actFocusNumber, "focus pane by number (0 = main view)", modePrefix, 0},
+	{[]string{"z"}, actZoom, "zoom the focused pane / unzoom", modePrefix, 0},
+	{[]string{"x"}, actClose, "close the focused agent (asks while it runs)", modePrefix, 0},
+	{[]string{"space", "L"}, actLayoutCycle, "next layout", modePrefix, 0},
+	{[]string{"[", "pgup"}, actScrollMode, "scrollback mode for the focused pane", modePrefix, 0},
+	{[]string{"w"}, actAgents, "agents overlay", modePrefix, 0},
+	{[]string{"?"}, actHelp, "this help", modePrefix, 0},
+	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix, 0},
+	{[]string{"d"}, actDetach, "detach (ends the session: asks while agents run)", modePrefix, 0},
+	{[]string{"q"}, actQuit, "quit (asks while agents run)", modePrefix, 0},
 
-	{[]string{"alt+left"}, actFocusLeft, "focus the pane to the left", modeDirect},
-	{[]string{"alt+right"}, actFocusRight, "focus the pane to the right", modeDirect},
-	{[]string{"alt+up"}, actFocusUp, "focus the pane above", modeDirect},
-	{[]string{"alt+down"}, actFocusDown, "focus the pane below", modeDirect},
+	{[]string{"alt+left"}, actFocusLeft, "focus the pane to the left", modeDirect, optAltArrows},
+	{[]string{"alt+right"}, actFocusRight, "focus the pane to the right", modeDirect, optAltArrows},
+	{[]string{"alt+up"}, actFocusUp, "focus the pane above", modeDirect, optAltArrows},
+	{[]string{"alt+down"}, actFocusDown, "focus the pane below", modeDirect, optAltArrows},
 
-	{[]string{"up", "k"}, actScrollUp, "one line up", modeScroll},
-	{[]string{"down", "j"}, actScrollDown, "one line down", modeScroll},
-	{[]string{"pgup"}, actScrollPageUp, "one page up", modeScroll},
-	{[]string{"pgdown", "ctrl+f", "space"}, actScrollPageDown, "one page down", modeScroll},
-	{[]string{"ctrl+u"}, actScrollHalfUp, "half a page up", modeScroll},
-	{[]string{"ctrl+d"}, actScrollHalfDown, "half a page down", modeScroll},
-	{[]string{"g", "home"}, actScrollTop, "oldest line", modeScroll},
-	{[]string{"G", "end"}, actScrollBottom, "newest line", modeScroll},
-	{[]string{"/"}, actSearchForward, "search towards newer lines", modeScroll},
-	{[]string{"?"}, actSearchBackward, "search towards older lines", modeScroll},
-	{[]string{"n"}, actSearchNext, "repeat the search", modeScroll},
-	{[]string{"N"}, actSearchPrev, "repeat the search the other way", modeScroll},
-	{[]string{"q", "esc"}, actScrollExit, "leave scrollback mode", modeScroll},
+	{[]string{"up", "k"}, actScrollUp, "one line up", modeScroll, 0},
+	{[]string{"down", "j"}, actScrollDown, "one line down", modeScroll, 0},
+	{[]string{"pgup"}, actScrollPageUp, "one page up", modeScroll, 0},
+	{[]string{"pgdown", "ctrl+f", "space"}, actScrollPageDown, "one page down", modeScroll, 0},
+	{[]string{"ctrl+u"}, actScrollHalfUp, "half a page up", modeScroll, 0},
+	{[]string{"ctrl+d"}, actScrollHalfDown, "half a page down", modeScroll, 0},
+	{[]string{"g", "home"}, actScrollTop, "oldest line", modeScroll, 0},
+	{[]string{"G", "end"}, actScrollBottom, "newest line", modeScroll, 0},
+	{[]string{"/"}, actSearchForward, "search towards newer lines", modeScroll, 0},
+	{[]string{"?"}, actSearchBackward, "search towards older lines", modeScroll, 0},
+	{[]string{"n"}, actSearchNext, "repeat the search", modeScroll, 0},
+	{[]string{"N"}, actSearchPrev, "repeat the search the other way", modeScroll, 0},
+	{[]string{"q", "esc"}, actScrollExit, "leave scrollback mode", modeScroll, 0},
 
-	{[]string{"up", "k"}, actListUp, "previous agent", modeAgents},
-	{[]string{"down", "j"}, actListDown, "next agent", modeAgents},
-	{[]string{"enter"}, actListShow, "show the agent: swap it into view", modeAgents},
-	{[]string{"x"}, actListClose, "close the agent (asks while it runs)", modeAgents},
-	{[]string{"q", "esc", "w"}, actOverlayExit, "close the overlay", modeAgents},
+	{[]string{"up", "k"}, actListUp, "previous agent", modeAgents, 0},
+	{[]string{"down", "j"}, actListDown, "next agent", modeAgents, 0},
+	{[]string{"enter"}, actListShow, "show the agent: swap it into view", modeAgents, 0},
+	{[]string{"x"}, actListClose, "close the agent (asks while it runs)", modeAgents, 0},
+	{[]string{"q", "esc", "w"}, actOverlayExit, "close the overlay", modeAgents, 0},
 
-	{[]string{"up", "k"}, actListUp, "scroll up", modeHelp},
-	{[]string{"down", "j"}, actListDown, "scroll down", modeHelp},
-	{[]string{"q", "esc", "?"}, actOverlayExit, "close the help", modeHelp},
+	{[]string{"up", "k"}, actListUp, "scroll up", modeHelp, 0},
+	{[]string{"down", "j"}, actListDown, "scroll down", modeHelp, 0},
+	{[]string{"q", "esc", "?"}, actOverlayExit, "close the help", modeHelp, 0},
 }
 
 // keyPress is the part of a key event the keymap looks at. Both forms are
@@ -149,12 +184,13 @@ type keyPress interface {
 }
 
 // lookup returns the binding for k in mode, or nil. prefix is the configured
-// prefix key, which the "prefix" token stands for.
-func lookup(mode keyMode, k keyPress, prefix string) *binding {
+// prefix key, which the "prefix" token stands for; opts are the optional
+// bindings turned on.
+func lookup(mode keyMode, k keyPress, prefix string, opts keyOptions) *binding {
 	s, ks := k.String(), k.Keystroke()
 	for i := range keymap {
 		b := &keymap[i]
-		if b.mode != mode {
+		if b.mode != mode || !opts.has(b.opt) {
 			continue
 		}
 		for _, key := range b.keys {
@@ -190,17 +226,25 @@ type helpSection struct {
 	rows         [][2]string // keys, description
 }
 
-// helpSections builds the help content from the keymap.
-func helpSections(prefix string) []helpSection {
+// helpSections builds the help content from the keymap: the bindings that
+// opts turn on, or every binding with a note on its setting when all is set
+// (for the docs).
+func helpSections(prefix string, opts keyOptions, all bool) []helpSection {
 	var out []helpSection
 	for _, m := range modeNames {
 		sec := helpSection{title: m.title, intro: m.intro}
 		for _, b := range keymap {
-			if b.mode == m.mode {
+			switch {
+			case b.mode != m.mode:
+			case all:
+				sec.rows = append(sec.rows, [2]string{keysLabel(b, prefix), b.desc + optionNote(b.opt)})
+			case opts.has(b.opt):
 				sec.rows = append(sec.rows, [2]string{keysLabel(b, prefix), b.desc})
 			}
 		}
-		out = append(out, sec)
+		if len(sec.rows) > 0 {
+			out = append(out, sec)
+		}
 	}
 	return out
 }
@@ -214,7 +258,7 @@ func KeymapMarkdown() string {
 	b.WriteString("Generated by `ui.KeymapMarkdown()` from the keymap in `ui/keymap.go`, the same table that routes keys and draws the help overlay; do not edit by hand.\n\n")
 	fmt.Fprintf(&b, "The prefix key is `%s` by default (`[keys] prefix` in the config). Pressed twice, it reaches the focused pane.\n", prefix)
 	b.WriteString("Keys, pastes and mouse events not listed here go to the focused pane, encoded for the modes that pane's program asked for.\n")
-	for _, sec := range helpSections(prefix) {
+	for _, sec := range helpSections(prefix, keyOptions{}, true) {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n| keys | action |\n|---|---|\n", sec.title, sec.intro)
 		for _, r := range sec.rows {
 			keys := strings.Split(r[0], ", ")

@@ -21,7 +21,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.prefixArmed {
 		m.setPrefix(false)
-		b := lookup(modePrefix, k, m.prefix)
+		b := lookup(modePrefix, k, m.prefix, m.keyOpts)
 		if b == nil {
 			return nil // like tmux: an unbound key after the prefix is dropped
 		}
@@ -32,12 +32,12 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if p := m.focusedPane(); p != nil && m.scroll[p.Agent.ID] != nil {
-		if b := lookup(modeScroll, k, m.prefix); b != nil {
+		if b := lookup(modeScroll, k, m.prefix, m.keyOpts); b != nil {
 			return m.onScrollAction(p.Agent.ID, b.action)
 		}
 		return nil // scrollback mode swallows other keys instead of typing blind
 	}
-	if b := lookup(modeDirect, k, m.prefix); b != nil {
+	if b := lookup(modeDirect, k, m.prefix, m.keyOpts); b != nil {
 		return m.runAction(b.action, k)
 	}
 	m.sendKey(k)
@@ -135,7 +135,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		m.setOverlay(a)
 		return m.scheduleLabelTick(m.now())
 	case actHelp:
-		m.setOverlay(newHelpOverlay(m.prefix, m.width, m.height, m.ui))
+		m.setOverlay(newHelpOverlay(m.prefix, m.keyOpts, m.width, m.height, m.ui))
 	case actRedraw:
 		// Compose the frame from scratch and send every row again: the
 		// outer terminal may show something else than agentgrid believes.

@@ -253,8 +253,29 @@ func checkAction(t *testing.T, m *Model, eng *fakeEngine, act action, key, start
 	}
 }
 
-func TestDirectAltArrows(t *testing.T) {
+// TestAltArrowsReachThePaneByDefault: as in tmux, alt+arrow belongs to the
+// program (vim, mc, readline) unless [keys] alt_arrows_focus is on.
+func TestAltArrowsReachThePaneByDefault(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
+	press(t, m, "alt+right")
+	press(t, m, "alt+left")
+	if c := eng.lastCall(); c != "" {
+		t.Errorf("alt+arrows with alt_arrows_focus off called the engine: %q", c)
+	}
+	want := []string{"main:\x1b[1;3C", "main:\x1b[1;3D"}
+	if got := eng.takeInputs(); !slices.Equal(got, want) {
+		t.Errorf("pane got %q, want %q", got, want)
+	}
+	// The prefix bindings still move the focus.
+	press(t, m, "ctrl+b")
+	press(t, m, "right")
+	if got := eng.lastCall(); got != "focus a1" && got != "focus a2" {
+		t.Errorf("prefix right: %q", got)
+	}
+}
+
+func TestDirectAltArrows(t *testing.T) {
+	m, eng := newTestModelConfig(t, testSnapshot(), altArrowsConfig())
 	press(t, m, "alt+right")
 	if got := eng.lastCall(); got != "focus a1" && got != "focus a2" {
 		t.Fatalf("alt+right: %q", got)
@@ -342,7 +363,7 @@ func TestNewAgentPromptShowsErrors(t *testing.T) {
 func TestFocusReturnsToPreviousPane(t *testing.T) {
 	snap := testSnapshot()
 	snap.Focus = "a1"
-	m, eng := newTestModel(t, snap)
+	m, eng := newTestModelConfig(t, snap, altArrowsConfig())
 	press(t, m, "alt+left")
 	refreshFrom(m)
 	if eng.lastCall() != "focus main" {
@@ -351,5 +372,28 @@ func TestFocusReturnsToPreviousPane(t *testing.T) {
 	press(t, m, "alt+right")
 	if eng.lastCall() != "focus a1" {
 		t.Errorf("right from main after coming from a1: %q", eng.lastCall())
+	}
+}
+
+// TestHelpShowsAltArrowsOnlyWhenOn: the help overlay is generated from the
+// keymap and lists only the bindings that work.
+func TestHelpShowsAltArrowsOnlyWhenOn(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		cfg := testConfig()
+		cfg.Keys.AltArrowsFocus = on
+		m, _ := newTestModelConfig(t, testSnapshot(), cfg)
+		press(t, m, "ctrl+b")
+		press(t, m, "?")
+		h, ok := m.overlay.(*helpOverlay)
+		if !ok {
+			t.Fatalf("prefix ? opened %T", m.overlay)
+		}
+		text := strings.Join(h.lines, "\n")
+		if got := strings.Contains(text, "alt+left"); got != on {
+			t.Errorf("alt_arrows_focus = %v: help lists alt+left = %v", on, got)
+		}
+		if !strings.Contains(text, "focus the pane to the left") {
+			t.Errorf("alt_arrows_focus = %v: the prefix focus bindings are missing from the help", on)
+		}
 	}
 }

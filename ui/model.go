@@ -53,6 +53,8 @@ type Model struct {
 	ui     uiStyles
 	now    func() time.Time
 	prefix string // the prefix key as Bubble Tea names it, e.g. "ctrl+b"
+	// keyOpts are the optional bindings the config turned on.
+	keyOpts keyOptions
 
 	width, height int
 	snap          orchestrator.Snapshot
@@ -108,6 +110,7 @@ func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() ti
 		ui:           newUIStyles(styles),
 		now:          now,
 		prefix:       prefix,
+		keyOpts:      keyOptions{altArrows: cfg.Keys.AltArrowsFocus},
 		scroll:       map[string]*scrollState{},
 		prevStates:   map[string]agentstate.State{},
 		outerFocused: true,
