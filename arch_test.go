@@ -34,7 +34,7 @@ var allowedImports = map[string][]string{
 	"panes/panestest":            {"panes"},
 	"hooks":                      {"config", "internal/agentstate", "internal/oneline"},
 	"orchestrator":               {"config", "hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/oneline", "layout", "panes", "panes/vterm"},
-	"ui":                         {"config", "hooks", "internal/agentstate", "internal/control", "layout", "orchestrator", "panes/vterm", "themes"},
+	"ui":                         {"config", "hooks", "internal/agentstate", "internal/control", "internal/oneline", "layout", "orchestrator", "panes/vterm", "themes"},
 	"demo":                       {"internal/agentstate", "internal/control"},
 	"bench":                      {"hooks", "internal/agentstate", "internal/control", "panes/vterm"},
 	"e2e":                        {},

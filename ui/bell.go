@@ -6,8 +6,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
+
+// maxNotifyLen caps the text of a desktop notification sent to the outer
+// terminal, in runes.
+const maxNotifyLen = 160
 
 // waitingTransitions returns the bytes for the outer terminal when an agent
 // started waiting for input since the last frame: one bell and, when
@@ -45,11 +50,13 @@ func (m *Model) waitingTransitions(first bool) string {
 		if a.ID == m.snap.LastWaiting {
 			notified = true
 		}
-		msg := "agentgrid: " + sanitizeLabel(paneTitle(a, "")) + " is waiting"
-		if why := sanitizeLabel(a.Why); why != "" && st == agentstate.Waiting {
-			msg += ": " + why
+		msg := "agentgrid: " + paneTitle(a, "") + " is waiting"
+		if a.Why != "" && st == agentstate.Waiting {
+			msg += ": " + a.Why
 		}
-		sb.WriteString(ansi.Notify(msg))
+		// Sanitised and capped: the outer terminal shows it in a desktop
+		// notification.
+		sb.WriteString(ansi.Notify(oneline.Sanitize(msg, maxNotifyLen)))
 	}
 	if m.snap.Main != nil {
 		check(&m.snap.Main.Agent)

@@ -2,9 +2,10 @@ package ui
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/internal/oneline"
 )
 
 // borderTop renders a pane's top border with its label:
@@ -115,26 +116,10 @@ func (c *composer) borderTop(w int, p *paneFrame, sgr string) string {
 	return sb.String()
 }
 
-// sanitizeLabel makes text safe for a border: control characters (which a
-// child can put in its title) become spaces, and runs of spaces collapse.
+// sanitizeLabel makes text safe for a border or a notification with the
+// one sanitiser (escape sequences, control, bidi and zero-width characters
+// removed, whitespace collapsed): a label may come straight from a pane's
+// terminal title.
 func sanitizeLabel(s string) string {
-	if s == "" {
-		return ""
-	}
-	clean := true
-	for _, r := range s {
-		if unicode.IsControl(r) || r == 0x1b {
-			clean = false
-			break
-		}
-	}
-	if !clean {
-		s = strings.Map(func(r rune) rune {
-			if unicode.IsControl(r) {
-				return ' '
-			}
-			return r
-		}, ansi.Strip(s))
-	}
-	return strings.Join(strings.Fields(s), " ")
+	return oneline.Sanitize(s, 0)
 }

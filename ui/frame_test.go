@@ -362,6 +362,35 @@ func bells(raw string) int {
 	return strings.Count(regexp.MustCompile("\x1b\\]9;[^\a]*\a").ReplaceAllString(raw, ""), "\a")
 }
 
+// TestWaitingNotificationIsCappedAndClean: the desktop notification sent to
+// the outer terminal carries no bidi or zero-width characters and is capped,
+// whatever the agent's title and reason say.
+func TestWaitingNotificationIsCappedAndClean(t *testing.T) {
+	m, eng := newTestModel(t, testSnapshot())
+	eng.mu.Lock()
+	eng.snap.Panes[1].Agent.State = orchestrator.StateWaiting
+	eng.snap.Agents[1].State = orchestrator.StateWaiting
+	eng.snap.Agents[1].Title = "a2\u202e\u200btitle"
+	eng.snap.Agents[1].Why = strings.Repeat("why ", 2000)
+	eng.snap.WaitSeq++
+	eng.snap.LastWaiting = "a2"
+	eng.mu.Unlock()
+	m.cfg.UI.OSC9 = true
+	_, cmd := m.Update(frameMsg{})
+	raw := rawOutput(cmd)
+	start := strings.Index(raw, "\x1b]9;")
+	if start < 0 {
+		t.Fatalf("no OSC 9 in %q", raw)
+	}
+	msg, _, ok := strings.Cut(raw[start+len("\x1b]9;"):], "\a")
+	if !ok {
+		t.Fatalf("unterminated OSC 9 in %q", raw)
+	}
+	if n := len([]rune(msg)); n > maxNotifyLen || !strings.HasPrefix(msg, "agentgrid: a2title is waiting: why why") {
+		t.Errorf("notification has %d runes (cap %d): %.80q", n, maxNotifyLen, msg)
+	}
+}
+
 // rawOutput runs cmd (a batch included) and collects what it prints raw.
 // Label ticks are recorded by the test model instead of sleeping, so every
 // command here returns at once.

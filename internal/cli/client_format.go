@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/agentgrid/agentgrid/ui"
 )
 
@@ -99,22 +100,13 @@ func shortDuration(d time.Duration) string {
 
 // clean makes untrusted text (titles come from the child's OSC sequences,
 // and everything from the socket may come from a server that is not the
-// session) safe for one table cell: no control characters, tabs or
-// bidirectional overrides, at most max runes.
+// session) safe for one table cell with the one sanitiser: no control,
+// bidi or zero-width characters, whitespace collapsed, at most max runes.
 func clean(s string, max int) string {
-	runes := []rune(s)
-	for i, r := range runes {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			runes[i] = ' '
-		}
-	}
-	if len(runes) > max {
-		runes = append(runes[:max-1], '…')
-	}
-	if len(runes) == 0 {
+	if s = oneline.Sanitize(s, max); s == "" {
 		return "-"
 	}
-	return string(runes)
+	return s
 }
 
 // writeExplanation prints `agentgrid explain`.

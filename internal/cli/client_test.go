@@ -509,6 +509,11 @@ func TestShortDuration(t *testing.T) {
 	if got := clean("abcdef", 4); got != "abc…" {
 		t.Errorf("clean = %q", got)
 	}
+	// Bidi and zero-width characters never reach the table: they would
+	// reorder or hide the rest of the line.
+	if got := clean("a\u202eb\u200bc\u2066d\tz", 40); got != "abcd z" {
+		t.Errorf("clean of bidi and zero-width text = %q", got)
+	}
 }
 
 // TestCLIAgainstRealEngine runs the client commands against a real engine

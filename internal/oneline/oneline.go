@@ -6,6 +6,7 @@ package oneline
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -14,7 +15,9 @@ import (
 // removed, line breaks, tabs and other whitespace become single spaces, the
 // remaining control and format characters are dropped, invalid UTF-8 is
 // replaced, surrounding space is trimmed, and the result is capped at max
-// runes (ending in "…" when cut; max <= 0 means no cap).
+// runes (ending in "…" when cut; max <= 0 means no cap). It is the one
+// sanitiser for text from children and agents: titles, state reasons,
+// notifications, status entries and table cells all pass through it.
 func Sanitize(s string, max int) string {
 	if s == "" {
 		return ""
@@ -24,16 +27,22 @@ func Sanitize(s string, max int) string {
 	b.Grow(len(s))
 	space, cut := false, false
 	n := 0
+	prev := rune(0) // the last rune written
 loop:
-	for _, r := range s {
+	for i, r := range s {
 		switch {
+		case r == '\u200d' && !space && emojiJoin(prev, s[i+len("\u200d"):]):
+			// A joiner between two emoji draws one glyph (👩‍💻): keep it.
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
 			continue
-		case unicode.IsControl(r), r == '\u200b', r == '\u2028', r == '\u2029', r == '\ufeff',
-			r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
-			// Controls and bidi overrides could move the cursor or reorder
-			// the rest of the status line.
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029':
+			// Controls could move the cursor. Format characters are
+			// invisible: bidi embeddings, overrides, isolates and marks
+			// (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C) would
+			// reorder the rest of a border or a list line, and zero-width
+			// ones (U+200B-U+200D, U+2060, U+FEFF) hide text or make two
+			// titles that look alike differ.
 			continue
 		}
 		need := 1
@@ -49,6 +58,7 @@ loop:
 			space = false
 		}
 		b.WriteRune(r)
+		prev = r
 		n += need
 	}
 	out := b.String()
@@ -56,6 +66,16 @@ loop:
 		out = trimLastRune(out) + "…"
 	}
 	return out
+}
+
+// emojiJoin reports whether a zero-width joiner after prev and before rest
+// is part of an emoji sequence: a symbol (or its emoji presentation
+// selector or skin tone) on the left, a symbol on the right.
+func emojiJoin(prev rune, rest string) bool {
+	next, _ := utf8.DecodeRuneInString(rest)
+	isSym := func(r rune) bool { return unicode.Is(unicode.So, r) }
+	left := isSym(prev) || prev == '\ufe0f' || (prev >= 0x1f3fb && prev <= 0x1f3ff)
+	return left && isSym(next)
 }
 
 func trimLastRune(s string) string {

@@ -1,6 +1,9 @@
 package oneline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSanitize(t *testing.T) {
 	cases := []struct {
@@ -19,6 +22,14 @@ func TestSanitize(t *testing.T) {
 		{"日本語のテキスト", 4, "日本語…"},
 		{"👩‍💻 coder", 0, "👩‍💻 coder"},
 		{"bad \xff utf8", 0, "bad \uFFFD utf8"},
+		// Bidi controls, isolates and marks, zero-width characters.
+		{"a\u202ab\u202bc\u202cd\u202de\u202ef", 0, "abcdef"},
+		{"iso\u2066la\u2067te\u2068d\u2069 \u200emark\u200f \u061calm", 0, "isolated mark alm"},
+		{"zero\u200bwidth\u200c join\u200der\u2060 word\ufeff", 0, "zerowidth joiner word"},
+		{"\u202e\u200b\u2066", 0, ""},
+		{"tag\U000e0041s", 0, "tags"},
+		{"👩‍💻 and a\u200d💻 and 👍🏽‍💻", 0, "👩‍💻 and a💻 and 👍🏽‍💻"},
+		{"cap \u202e" + strings.Repeat("x", 300), 10, "cap xxxxx…"},
 		{"\n\n", 0, ""},
 	}
 	for _, tc := range cases {
