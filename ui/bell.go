@@ -6,8 +6,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
-	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 )
 
 // maxNotifyLen caps the text of a desktop notification sent to the outer
