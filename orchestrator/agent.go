@@ -69,7 +69,22 @@ type agent struct {
 	// is off while the agent is running, when the idle timer does the work.
 	wantActivity atomic.Bool
 	idleTimer    Timer
+
+	// sig holds what the pane reported and the reconciler has not handled.
+	sig paneSignals
+	// When the last title, bell and notification were handled, and the
+	// timer that hands over the ones held back by the rate limit.
+	lastTitle, lastBell, lastNotice time.Time
+	throttle                        *time.Timer
+	throttleAt                      time.Time
 }
+
+// Caps on texts from children and hooks, applied by oneline.Sanitize
+// where they enter the engine.
+const (
+	maxTitleLen = 200 // an agent's title
+	maxWhyLen   = 200 // the reason given for its state
+)
 
 // displayTitle is the title shown in borders and lists.
 func (a *agent) displayTitle() string {

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/agentgrid/agentgrid/layout"
 )
 
@@ -60,7 +61,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	now := e.now()
 	s.seq++
 	a := &agent{
-		id: id, seq: s.seq, title: req.Title, kind: req.Kind, argv: argv, cwd: cwd, parent: req.Parent,
+		id: id, seq: s.seq, title: oneline.Sanitize(req.Title, maxTitleLen), kind: req.Kind, argv: argv, cwd: cwd, parent: req.Parent,
 		env: withVars(e.baseEnv, vars...), created: now, queued: true,
 	}
 	if len(grants) > 0 {

@@ -48,7 +48,7 @@ type Engine struct {
 	auth    *authority
 
 	cmds    chan command
-	inbox   inbox
+	board   signalBoard // pane signals waiting for the reconciler
 	quit    chan struct{}
 	loopEnd chan struct{}
 	running atomic.Bool
@@ -136,7 +136,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		cmds: make(chan command), quit: make(chan struct{}), loopEnd: make(chan struct{}),
 		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}
-	e.inbox.notify = make(chan struct{}, 1)
+	e.board.wake = make(chan struct{}, 1)
 	e.baseEnv = childBaseEnv(o.Env, o.Session, o.SocketPath)
 	e.bus.SetLogger(o.Logger)
 	e.status.SetStaleAfter(cfg.Status.StaleAfter.Duration)
@@ -223,10 +223,8 @@ func (e *Engine) loop() {
 		case c := <-e.cmds:
 			c.fn()
 			close(c.done)
-		case <-e.inbox.notify:
-			for _, ev := range e.inbox.drain() {
-				e.handle(ev)
-			}
+		case <-e.board.wake:
+			e.drainSignals()
 		case <-e.quit:
 			return
 		}
@@ -335,12 +333,13 @@ func (e *Engine) shutdown(ctx context.Context) error {
 	// Let the reconciler record the exits that just happened, then stop
 	// every timer so nothing fires into a stopped engine.
 	_ = e.do(func() {
-		for _, ev := range e.inbox.drain() {
-			e.handle(ev)
-		}
+		e.drainSignals()
 		for _, a := range e.allAgents() {
 			if a.idleTimer != nil {
 				a.idleTimer.Stop()
+			}
+			if a.throttle != nil {
+				a.throttle.Stop()
 			}
 		}
 		if e.st.linger != nil {

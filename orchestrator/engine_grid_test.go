@@ -329,29 +329,65 @@ func TestClosingAQueuedAgentAndBadKinds(t *testing.T) {
 	}
 }
 
-func TestAgentFinishedOffscreenLingersOnceShown(t *testing.T) {
+// Agents that finish off screen (they start at once with start_offscreen,
+// the grid being full) leave the queue as they end: the queue count, the
+// queue positions and explain are right, and spawns are never refused for
+// places that finished agents hold. Shown later, such a pane lingers from
+// when it was shown.
+func TestFinishedAgentsLeaveTheQueueAtOnce(t *testing.T) {
 	clock := newFakeClock()
 	linger := time.Hour
 	e := newClockedEngine(t, nil, clock, nil, func(c *config.Config) {
 		c.Agents.FinishedLinger = config.Duration{Duration: linger}
+		c.Agents.StartOffscreen = true
+		c.Agents.MaxQueued = 5
 		c.Layout.MinAgentWidth = 20
 	})
 	e.Resize(24, 5) // capacity 1
-	first := spawn(t, e, "sh", "-c", "echo one")
-	second := spawn(t, e, "sh", "-c", "echo two") // runs off screen and ends there
-	third := spawn(t, e, "cat")
-	one := waitFinished(t, e, first.ID)
-	waitFinished(t, e, second.ID)
-	clock.waitTimerAt(t, one.Ended.Add(linger), "the first pane's linger")
-	clock.Advance(linger)
-	waitAgent(t, e, second.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
-	placedAt := clock.Now()
-	// The second pane lingers from when it was shown, not from its end.
-	clock.waitTimerAt(t, placedAt.Add(linger), "the second pane's linger")
+	busy := spawn(t, e, "cat")
+	waitAgent(t, e, busy.ID, "placed", func(a control.AgentInfo) bool { return a.Visible && a.State == StateRunning })
+	var ids []string
+	for i := range 20 {
+		in, err := e.Spawn(control.SpawnRequest{Argv: []string{"sh", "-c", "exit 0"}})
+		if err != nil {
+			t.Fatalf("spawn %d with the grid full and every earlier agent finished: %v", i+1, err)
+		}
+		ids = append(ids, in.ID)
+		waitFinished(t, e, in.ID)
+	}
+	snap := e.Snapshot()
+	if snap.Counts.Queued != 0 || snap.Counts.Done != len(ids) || snap.Counts.Running != 1 {
+		t.Fatalf("counts = %+v, want 0 queued, %d done, 1 running", snap.Counts, len(ids))
+	}
+	for _, id := range ids {
+		ex, err := e.Explain(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ex.Agent; a.QueuePos != 0 || a.QueueReason != "" || a.QueuedSince != nil || a.Visible || a.State != StateDone {
+			t.Fatalf("explain %s = %+v, want done, not queued, not visible", id, a)
+		}
+	}
+	// A spawn that must wait still gets a queue place, position 1.
+	waiting := spawn(t, e, "cat")
+	if in, _ := e.Agent(waiting.ID); in.QueuePos != 1 {
+		t.Fatalf("new waiting agent = %+v, want queue position 1", in)
+	}
+	// Shown, a finished agent's pane comes into view (the running one
+	// goes back to the queue) and lingers from then before its slot is
+	// reclaimed.
+	last := ids[len(ids)-1]
+	if err := e.Show(last); err != nil {
+		t.Fatal(err)
+	}
+	waitAgent(t, e, last, "shown", func(a control.AgentInfo) bool { return a.Visible })
+	shownAt := clock.Now()
+	clock.waitTimerAt(t, shownAt.Add(linger), "the shown pane's linger")
 	clock.Advance(linger - time.Second)
-	if a, _ := e.Agent(third.ID); a.Visible {
+	if a, _ := e.Agent(last); !a.Visible {
 		t.Fatalf("the pane of an agent that ended off screen was reclaimed %s after it was shown", linger-time.Second)
 	}
 	clock.Advance(time.Second)
-	waitAgent(t, e, third.ID, "placed", func(a control.AgentInfo) bool { return a.Visible })
+	waitAgent(t, e, last, "reclaimed", func(a control.AgentInfo) bool { return !a.Visible })
+	waitAgent(t, e, busy.ID, "placed again", func(a control.AgentInfo) bool { return a.Visible })
 }

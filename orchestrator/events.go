@@ -1,102 +1,50 @@
 package orchestrator
 
 import (
-	"sync"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/oneline"
 )
 
-// eventKind is something that happened outside the reconciler (a pane's
-// goroutine, a timer) and is handed to it through the inbox.
-type eventKind int
-
-const (
-	evtExit     eventKind = iota // the process exited and its output drained
-	evtActivity                  // output arrived while the engine asked for it
-	evtTimer                     // the agent's idle/staleness timer fired
-	evtLinger                    // a finished pane may now be reclaimed
-	evtBell                      // BEL
-	evtNotify                    // OSC 9/777/99
-	evtTitle                     // OSC 0/2
-)
-
-type engineEvent struct {
-	kind  eventKind
-	a     *agent
-	code  int
-	err   error
-	title string
-	body  string
-}
-
-// inbox carries events to the reconciler. Posting never blocks: pane
-// readers and timers must not wait for the engine. It stays small because
-// each agent posts at most one activity event until re-armed, one exit and
-// one timer event at a time.
-type inbox struct {
-	mu     sync.Mutex
-	evs    []engineEvent
-	notify chan struct{}
-}
-
-func (b *inbox) post(ev engineEvent) {
-	b.mu.Lock()
-	b.evs = append(b.evs, ev)
-	b.mu.Unlock()
-	select {
-	case b.notify <- struct{}{}:
-	default:
+// onActivity handles output that arrived while the engine asked for it.
+func (e *Engine) onActivity(a *agent) {
+	e.apply(a, evidence{Kind: evActivity, Time: e.now()})
+	if !a.f.State.Alive() || a.f.State == StateRunning {
+		return
 	}
+	// Activity did not count (a fresh hook or terminal state stands):
+	// ask again only once that state can go stale.
+	a.wantActivity.Store(false)
+	e.armTimer(a, a.f.Confirmed.Add(e.staleAfter()))
 }
 
-func (b *inbox) drain() []engineEvent {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	evs := b.evs
-	b.evs = nil
-	return evs
-}
-
-// handle applies one event on the reconciler goroutine.
-func (e *Engine) handle(ev engineEvent) {
-	a := ev.a
-	defer e.publish()
-	switch ev.kind {
-	case evtExit:
-		e.onExit(a, ev.code, ev.err)
-	case evtActivity:
-		e.apply(a, evidence{Kind: evActivity, Time: e.now()})
-		if !a.f.State.Alive() || a.f.State == StateRunning {
-			return
-		}
-		// Activity did not count (a fresh hook or terminal state stands):
-		// ask again only once that state can go stale.
-		a.wantActivity.Store(false)
-		e.armTimer(a, a.f.Confirmed.Add(e.staleAfter()))
-	case evtTimer:
-		e.onTimer(a)
-	case evtLinger:
-		e.st.linger, e.st.lingerAt = nil, time.Time{}
-		e.reconcile()
-	case evtBell, evtNotify:
-		why := "terminal bell"
-		if ev.kind == evtNotify {
-			why = "notification"
-			if ev.body != "" {
-				why += ": " + ev.body
-			} else if ev.title != "" {
-				why += ": " + ev.title
-			}
-		}
-		e.bus.Publish(hooks.Event{Type: hooks.EventBell, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
-		e.apply(a, evidence{Kind: evTerminal, Time: e.now(), Why: why})
-	case evtTitle:
-		a.termTitle = ev.title
+// onTitle records the title the child set (OSC 0/2), sanitised.
+func (e *Engine) onTitle(a *agent, title string) {
+	if t := oneline.Sanitize(title, maxTitleLen); t != a.termTitle {
+		a.termTitle = t
 		e.st.dirty = true
 	}
+}
+
+// onNotice handles a bell or a notification: a hook event and evidence
+// that the agent waits for the user.
+func (e *Engine) onNotice(a *agent, why string) {
+	e.bus.Publish(hooks.Event{Type: hooks.EventBell, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
+	e.apply(a, evidence{Kind: evTerminal, Time: e.now(), Why: why})
+}
+
+// noticeWhy is the state reason an OSC 9/777/99 notification gives.
+func noticeWhy(title, body string) string {
+	switch {
+	case body != "":
+		return "notification: " + body
+	case title != "":
+		return "notification: " + title
+	}
+	return "notification"
 }
 
 // onExit records a process exit: the process is the authority on the end.
@@ -155,6 +103,9 @@ func (e *Engine) apply(a *agent, ev evidence) {
 	if ev.Time.IsZero() {
 		ev.Time = e.now()
 	}
+	// Every reason shown for a state passes here: it may come from a
+	// child's output, a hook payload or an error message.
+	ev.Why = oneline.Sanitize(ev.Why, maxWhyLen)
 	old := a.f
 	a.f = fuseState(a.f, ev, e.fusionConfig())
 	e.st.dirty = true
@@ -169,6 +120,13 @@ func (e *Engine) apply(a *agent, ev evidence) {
 		e.bus.Publish(hooks.Event{Type: hooks.EventAgentState, Time: ev.Time, Session: e.opts.Session, Agent: a.ref(old.State)})
 		if a.f.State.Finished() {
 			e.st.finished = true
+			// A finished agent waits for nothing: it leaves the queue at
+			// once, so it neither counts as queued nor takes a place that
+			// a new spawn needs (`show` still brings it into view).
+			if a.queued {
+				e.st.queue.Remove(a.id)
+				a.queued, a.reason = false, ""
+			}
 		}
 		if a.f.State == StateWaiting {
 			e.st.waitSeq++
@@ -215,7 +173,7 @@ func (e *Engine) idleDeadline(a *agent) time.Time {
 func (e *Engine) armTimer(a *agent, at time.Time) {
 	d := until(e.clock, at)
 	if a.idleTimer == nil {
-		a.idleTimer = e.clock.AfterFunc(d, func() { e.inbox.post(engineEvent{kind: evtTimer, a: a}) })
+		a.idleTimer = e.clock.AfterFunc(d, func() { e.postTimer(a) })
 		return
 	}
 	a.idleTimer.Reset(d)

@@ -171,7 +171,7 @@ func (e *Engine) armLinger(at time.Time) {
 		s.linger.Stop()
 	}
 	s.lingerAt = at
-	s.linger = e.clock.AfterFunc(until(e.clock, at), func() { e.inbox.post(engineEvent{kind: evtLinger}) })
+	s.linger = e.clock.AfterFunc(until(e.clock, at), e.board.postLinger)
 }
 
 func (e *Engine) fallbackFocus() string {
@@ -255,13 +255,13 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 				}
 			}
 			if a.wantActivity.CompareAndSwap(true, false) {
-				e.inbox.post(engineEvent{kind: evtActivity, a: a})
+				e.postActivity(a)
 			}
 		},
-		OnBell:   func() { e.inbox.post(engineEvent{kind: evtBell, a: a}) },
-		OnNotify: func(t, b string) { e.inbox.post(engineEvent{kind: evtNotify, a: a, title: t, body: b}) },
-		OnTitle:  func(t string) { e.inbox.post(engineEvent{kind: evtTitle, a: a, title: t}) },
-		OnExit:   func(code int, err error) { e.inbox.post(engineEvent{kind: evtExit, a: a, code: code, err: err}) },
+		OnBell:   func() { e.postBell(a) },
+		OnNotify: func(t, b string) { e.postNotice(a, t, b) },
+		OnTitle:  func(t string) { e.postTitle(a, t) },
+		OnExit:   func(code int, err error) { e.postExit(a, code, err) },
 	})
 	if err == nil && e.opts.Watchdog != nil {
 		e.opts.Watchdog.Watch(p.Pid())
