@@ -72,7 +72,7 @@ func main() {
 	var o benchOptions
 	flag.IntVar(&o.Runs, "runs", 3, "runs per measurement (the median is reported)")
 	flag.IntVar(&o.MB, "mb", 16, "MiB of input per ingest measurement")
-	only := flag.String("only", "", "measure only these parts, comma-separated (workbench: idle, which also times full redraws; spawn; flood. faults: conns)")
+	only := flag.String("only", "", "measure only these parts, comma-separated (workbench: idle, which also times full redraws; spawn; flood. faults: conns, floods)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./bench [flags] section... | all\nsections: %s\n", strings.Join(sectionNames(), ", "))
 		flag.PrintDefaults()

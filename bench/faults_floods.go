@@ -1,0 +1,170 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+func init() {
+	registerFault(faultPart{Name: "floods", Run: runFloodsFault})
+}
+
+// ffFloodFor is how long each flood lasts (the engine test runs the same
+// floods for 3 s each).
+const ffFloodFor = 30 * time.Second
+
+// ffFloods are shell loops printing terminal titles, desktop notifications,
+// bells, or all three, as fast as sh can.
+var ffFloods = []struct{ name, body string }{
+	{"titles", `printf '\033]2;title %d\007' $i`},
+	{"notices", `printf '\033]9;notice %d\007' $i`},
+	{"bells", `printf '\007'`},
+	{"all three", `printf '\033]2;title %d\007\033]777;notify;n;body %d\007\007' $i $i`},
+}
+
+func ffScript(body string) string {
+	return fmt.Sprintf("i=0; while :; do %s; i=$((i+1)); done", body)
+}
+
+// ffResult is one side's figures for one flood.
+type ffResult struct {
+	peakRSS float64 // MB, sampled every 100 ms during the flood
+	echo    wbFlood
+	close   float64 // ms for the close command to return
+}
+
+// runFloodsFault runs each flood in one pane for ffFloodFor while typing in
+// the main view (agentgrid) or the first pane (tmux), and reports the
+// peak RSS of agentgrid's process beside the tmux server's, the echo
+// latency of what is typed (the probe of the workbench flood), and how long
+// closing the flooding pane takes (`agentgrid close` vs `tmux kill-pane`).
+func runFloodsFault(o benchOptions) ([]benchRow, error) {
+	e, err := newWBEnv(os.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(e.dir)
+	var rows []benchRow
+	var firstErr error
+	for _, fl := range ffFloods {
+		ag, agErr := e.floodSignalsAgentgrid(ffScript(fl.body))
+		tm, tmErr := e.floodSignalsTmux(ffScript(fl.body))
+		for _, x := range []struct {
+			who string
+			err error
+		}{{"agentgrid", agErr}, {"tmux", tmErr}} {
+			if x.err != nil {
+				fmt.Fprintf(os.Stderr, "faults: floods: %s, %s: %v\n", fl.name, x.who, x.err)
+				if firstErr == nil && x.who == "agentgrid" {
+					firstErr = x.err
+				}
+			}
+		}
+		cell := func(err error, v float64, unit string) string {
+			if err != nil || math.IsNaN(v) {
+				return ""
+			}
+			return wbCell(v, unit)
+		}
+		echo := func(err error, r ffResult) string {
+			if err != nil || len(r.echo.echo) == 0 {
+				return ""
+			}
+			s := fmt.Sprintf("%s / %s", wbCell(wbPercentile(r.echo.echo, 50), "ms"), wbCell(wbPercentile(r.echo.echo, 99), "ms"))
+			if r.echo.missed > 0 {
+				s += fmt.Sprintf(" (%d of %d not echoed in 5 s)", r.echo.missed, len(r.echo.echo))
+			}
+			return s
+		}
+		name := fmt.Sprintf("%s flood %v", fl.name, ffFloodFor)
+		rss := benchRow{Metric: name + ": peak RSS", Agentgrid: cell(agErr, ag.peakRSS, "MB"), Tmux: cell(tmErr, tm.peakRSS, "MB")}
+		echoRow := benchRow{Metric: name + ": main-view echo p50 / p99", Agentgrid: echo(agErr, ag), Tmux: echo(tmErr, tm)}
+		closeRow := benchRow{Metric: name + ": close the flooding pane", Agentgrid: cell(agErr, ag.close, "ms"), Tmux: cell(tmErr, tm.close, "ms")}
+		if agErr == nil && tmErr == nil {
+			rss.Ratio = ratio(ag.peakRSS, tm.peakRSS)
+			echoRow.Ratio = ratio(wbPercentile(ag.echo.echo, 99), wbPercentile(tm.echo.echo, 99)) + " (p99)"
+			closeRow.Ratio = ratio(ag.close, tm.close)
+		}
+		rows = append(rows, rss, echoRow, closeRow)
+	}
+	fmt.Fprintf(os.Stderr, "faults: floods: RSS is agentgrid's process vs the tmux server's; echo is typed in the main view (tmux: the first pane) and seen on the outer screen; close is `agentgrid close` vs `tmux kill-pane`, to the command's exit\n")
+	return rows, firstErr
+}
+
+// ffSampleRSS records pid's peak RSS until stop is set.
+func ffSampleRSS(pid int, stop *atomic.Bool, peak *float64, done chan<- struct{}) {
+	defer close(done)
+	for !stop.Load() {
+		if b, err := procRSS(pid); err == nil {
+			*peak = max(*peak, float64(b)/(1<<20))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// ffMeasure types into term for ffFloodFor while sampling pid's RSS.
+func ffMeasure(term *wbTerminal, pid int) ffResult {
+	var r ffResult
+	var stop atomic.Bool
+	sampled, probed := make(chan struct{}), make(chan struct{})
+	go ffSampleRSS(pid, &stop, &r.peakRSS, sampled)
+	go func() { wbProbeEchoes(term, &stop, &r.echo); close(probed) }()
+	time.Sleep(ffFloodFor)
+	stop.Store(true)
+	<-probed
+	<-sampled
+	return r
+}
+
+func (e *wbEnv) floodSignalsAgentgrid(script string) (ffResult, error) {
+	s, err := e.startAgentgrid("main-vertical", 160, 50)
+	if err != nil {
+		return ffResult{}, err
+	}
+	defer s.close()
+	ctx, cancel := wbCall()
+	a, err := s.client.Spawn(ctx, control.SpawnParams{Title: "flood", Argv: []string{"sh", "-c", script}})
+	cancel()
+	if err != nil {
+		return ffResult{}, err
+	}
+	e.logf("agentgrid: flooding for %v", ffFloodFor)
+	r := ffMeasure(s.term, s.pid())
+	d, err := fcTime(e.env, e.bin, "close", "--socket", s.client.Path(), a.ID)
+	if err != nil {
+		return r, err
+	}
+	r.close = wbMS(d)
+	return r, nil
+}
+
+func (e *wbEnv) floodSignalsTmux(script string) (ffResult, error) {
+	s, err := e.startTmux(160, 50)
+	if err != nil {
+		return ffResult{}, err
+	}
+	defer s.close()
+	out, err := s.ctl.run("split-window -d -h -P -F '#{pane_id}' " + wbTmuxQuote(script))
+	if err != nil || len(out) == 0 {
+		return ffResult{}, fmt.Errorf("split-window: %v", err)
+	}
+	pane := strings.TrimSpace(out[0])
+	pids, err := s.pids()
+	if err != nil {
+		return ffResult{}, err
+	}
+	e.logf("tmux: flooding for %v", ffFloodFor)
+	r := ffMeasure(s.term, pids[0])
+	d, err := fcTime(e.env, "tmux", "-L", s.server, "-f", "/dev/null", "kill-pane", "-t", pane)
+	if err != nil {
+		return r, err
+	}
+	r.close = wbMS(d)
+	return r, nil
+}
