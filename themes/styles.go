@@ -195,3 +195,34 @@ func (p Palette) Describe() string {
 	}
 	return sb.String()
 }
+
+// TerminalColors are the default foreground and background a pane reports
+// to a program that asks for them (OSC 10 and 11; vim picks its light or
+// dark scheme from the background). They are the theme's foreground and
+// background; where the theme leaves them to the terminal (""), a theme
+// whose overlays are light is taken to be made for a light terminal (black
+// on white), any other for a dark one (white on black).
+func (p Palette) TerminalColors() (fg, bg color.Color) {
+	fg, bg = color.White, color.Black
+	if isLight(p.OverlayBg) {
+		fg, bg = color.Black, color.White
+	}
+	if p.Fg != "" {
+		fg = lipColor(p.Fg)
+	}
+	if p.Bg != "" {
+		bg = lipColor(p.Bg)
+	}
+	return fg, bg
+}
+
+// isLight reports whether a palette colour is closer to white than to
+// black (relative luminance above one half); "" is not.
+func isLight(c string) bool {
+	if c == "" {
+		return false
+	}
+	r, g, b, _ := lipColor(c).RGBA()
+	lum := 0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)
+	return lum > 0.5*0xffff
+}

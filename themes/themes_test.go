@@ -1,6 +1,7 @@
 package themes
 
 import (
+	"image/color"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -202,5 +203,38 @@ func TestDescribeAndToken(t *testing.T) {
 	}
 	if p.Badge("waiting") != p.Waiting || p.Badge("nope") != "" {
 		t.Error("Badge lookup is wrong")
+	}
+}
+
+// TestTerminalColors: a program asking a pane for its colours (OSC 10/11)
+// learns a light background under the light theme and a dark one under the
+// dark theme, and the theme's own foreground and background when it sets
+// them.
+func TestTerminalColors(t *testing.T) {
+	rgb := func(c color.Color) [3]uint32 {
+		r, g, b, _ := c.RGBA()
+		return [3]uint32{r >> 8, g >> 8, b >> 8}
+	}
+	for _, tc := range []struct {
+		theme  string
+		fg, bg [3]uint32
+	}{
+		{"dark", [3]uint32{255, 255, 255}, [3]uint32{0, 0, 0}},
+		{"light", [3]uint32{0, 0, 0}, [3]uint32{255, 255, 255}},
+	} {
+		p, ok := Builtin(tc.theme)
+		if !ok {
+			t.Fatalf("no theme %s", tc.theme)
+		}
+		fg, bg := p.TerminalColors()
+		if rgb(fg) != tc.fg || rgb(bg) != tc.bg {
+			t.Errorf("%s: colours %v on %v, want %v on %v", tc.theme, rgb(fg), rgb(bg), tc.fg, tc.bg)
+		}
+	}
+	p, _ := Builtin("light")
+	p.Fg, p.Bg = "#102030", "#fafaf0"
+	fg, bg := p.TerminalColors()
+	if rgb(fg) != [3]uint32{0x10, 0x20, 0x30} || rgb(bg) != [3]uint32{0xfa, 0xfa, 0xf0} {
+		t.Errorf("theme colours: %v on %v", rgb(fg), rgb(bg))
 	}
 }

@@ -203,6 +203,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		watcher = wd
 		defer func() { _ = wd.Close() }()
 	}
+	termFg, termBg := palette.TerminalColors()
 	eng, err := orchestrator.New(cfg, orchestrator.Options{
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},
@@ -213,6 +214,8 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Version:    cmd.Root().Version,
 		Screen:     mirror,
 		Watchdog:   watcher,
+		TermFg:     termFg,
+		TermBg:     termBg,
 	})
 	if err != nil {
 		return err
