@@ -172,24 +172,28 @@ func Compute(area Rect, n int, o Options) Plan {
 		if o.HasMain {
 			p.Main = area
 		}
-		if o.Zoom == 0 && o.HasMain {
-			p.Zoomed = 0
-		}
+	} else {
+		p.Main, p.Slots = s.place(k)
+	}
+	return p.WithZoom(o.Zoom, o.HasMain)
+}
+
+// WithZoom returns the plan with pane zoom (numbered as Options.Zoom)
+// filling the area and every other pane hidden; a zoom target that does
+// not exist leaves the plan as it is. It lets a caller that learns the
+// zoom target's slot only from the plan compute the layout once.
+func (p Plan) WithZoom(zoom int, hasMain bool) Plan {
+	if p.TooSmall {
 		return p
 	}
-	p.Main, p.Slots = s.place(k)
 	switch {
-	case o.Zoom == 0 && o.HasMain:
-		p.Main, p.Zoomed = area, 0
-		for i := range p.Slots {
-			p.Slots[i] = Rect{}
-		}
-	case o.Zoom >= 1 && o.Zoom <= k:
-		p.Main, p.Zoomed = Rect{}, o.Zoom
-		for i := range p.Slots {
-			p.Slots[i] = Rect{}
-		}
-		p.Slots[o.Zoom-1] = area
+	case zoom == 0 && hasMain:
+		p.Main, p.Zoomed = p.Area, 0
+		p.Slots = make([]Rect, len(p.Slots))
+	case zoom >= 1 && zoom <= len(p.Slots):
+		p.Main, p.Zoomed = Rect{}, zoom
+		p.Slots = make([]Rect, len(p.Slots))
+		p.Slots[zoom-1] = p.Area
 	}
 	return p
 }

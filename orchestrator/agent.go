@@ -46,7 +46,6 @@ type agent struct {
 	pane *panes.Pane
 	term *vterm.Terminal // the pane's, or one showing why the start failed
 
-	gridBox  layout.Rect // the slot the decision placed it in (zoom ignored)
 	box      layout.Rect // the box drawn now (empty while another pane is zoomed)
 	cols     int         // size given to the PTY
 	rows     int

@@ -102,25 +102,26 @@ func (e *Engine) Close(id string) error {
 }
 
 func (e *Engine) close(id string) error {
-	s := &e.st
 	a, err := e.agentByID(id)
 	if err != nil {
 		return err
 	}
-	if a.closed {
+	if a.closed || slices.Contains(e.st.closes, id) {
 		return nil
 	}
+	e.st.closes = append(e.st.closes, id)
+	e.reconcile()
+	e.publish()
+	return nil
+}
+
+// stopAgent executes a close the pass decided: the agent leaves the grid
+// and the queue for good, and its process group is ended in the background.
+func (e *Engine) stopAgent(a *agent) {
 	a.closed = true
 	wasVisible := a.visible
-	a.visible, a.queued, a.box, a.gridBox = false, false, layout.Rect{}, layout.Rect{}
-	s.queue.Remove(id)
-	s.visible = slices.DeleteFunc(s.visible, func(v string) bool { return v == id })
-	if s.zoom == id {
-		s.zoom = ""
-	}
-	if s.focus == id {
-		s.focus = e.fallbackFocus()
-	}
+	a.visible, a.queued, a.box = false, false, layout.Rect{}
+	e.st.queue.Remove(a.id)
 	switch {
 	case a.pane != nil && !a.f.State.Finished():
 		a.killWhy = "closed by the user"
@@ -131,12 +132,9 @@ func (e *Engine) close(id string) error {
 		a.ended = e.now()
 		e.apply(a, evidence{Kind: evExited, Time: a.ended, Killed: true, Why: "closed before it started"})
 	}
-	e.status.ClearAgent(id)
+	e.status.ClearAgent(a.id)
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentClosed, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
-	e.log.Info("agent closed", "agent", id, "was_visible", wasVisible)
-	e.reconcile()
-	e.publish()
-	return nil
+	e.log.Info("agent closed", "agent", a.id, "was_visible", wasVisible)
 }
 
 // Send writes raw bytes to an agent's terminal (socket and CLI use it).
@@ -225,7 +223,7 @@ func (e *Engine) CycleLayout() {
 }
 
 // Focus moves the focus to the main view ("main") or a visible agent; other
-// ids are ignored.
+// ids are ignored. While a pane is zoomed the zoom follows the focus.
 func (e *Engine) Focus(id string) {
 	_ = e.do(func() {
 		if id == control.MainID && e.st.main != nil {
@@ -237,9 +235,8 @@ func (e *Engine) Focus(id string) {
 		}
 		if e.st.zoom != "" && e.st.zoom != id {
 			e.st.zoom = id
-			e.applyGeometry()
 		}
-		e.st.dirty = true
+		e.reconcile()
 		e.publish()
 	})
 }
@@ -252,14 +249,14 @@ func (e *Engine) ToggleZoom() {
 		} else {
 			e.st.zoom = e.st.focus
 		}
-		e.applyGeometry()
-		e.st.dirty = true
+		e.reconcile()
 		e.publish()
 	})
 }
 
-// Show brings an agent into view: a queued one is swapped in (moving
-// another pane to the queue if the grid is full); a visible one is focused.
+// Show brings an agent into view and focuses it: a queued one (or a
+// finished one whose pane was reclaimed) is swapped in, moving another
+// pane to the queue if the grid is full; a visible one is just focused.
 func (e *Engine) Show(id string) error {
 	var err error
 	if derr := e.do(func() {
@@ -268,33 +265,16 @@ func (e *Engine) Show(id string) error {
 		if err != nil {
 			return
 		}
-		if id == control.MainID {
-			e.st.focus = control.MainID
-			e.st.dirty = true
-			e.publish()
-			return
-		}
 		if a.closed {
 			err = fmt.Errorf("agent %s was closed", id)
 			return
 		}
-		if !a.visible {
-			if e.st.capacity == 0 {
-				err = errors.New("the terminal is too small to show any agent pane")
-				return
-			}
-			if !a.queued {
-				// A reclaimed finished pane comes back through the queue.
-				a.queued = true
-				e.st.queue.PushFront(queueEntry{ID: id, Seq: a.seq, Since: e.now(), Reason: "asked to be shown"})
-			}
-			e.st.show = id
-			e.reconcile()
+		if !a.visible && a != e.st.main && e.st.capacity == 0 {
+			err = errors.New("the terminal is too small to show any agent pane")
+			return
 		}
-		if a.visible {
-			e.st.focus = id
-		}
-		e.st.dirty = true
+		e.st.show = id
+		e.reconcile()
 		e.publish()
 	}); derr != nil {
 		return derr

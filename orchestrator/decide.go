@@ -3,9 +3,9 @@ package orchestrator
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/layout"
 )
 
@@ -13,14 +13,23 @@ import (
 type ActionKind int
 
 const (
-	// ActPlace puts a queued agent into a slot (starting or resizing its process).
+	// ActPlace puts a queued agent into a slot.
 	ActPlace ActionKind = iota
 	// ActClose reclaims a finished agent's slot; its process is long gone.
 	ActClose
-	// ActResize moves a visible agent to a new box.
+	// ActResize sets a pane's terminal (its PTY, or the screen of a
+	// finished agent) to Cols x Rows.
 	ActResize
 	// ActDefer keeps (or puts back) an agent in the queue, with a reason.
 	ActDefer
+	// ActStart starts a pending agent's process in a PTY of Cols x Rows.
+	ActStart
+	// ActHold keeps a pending agent from starting: a concurrency limit
+	// (Reason) is reached.
+	ActHold
+	// ActStop ends an agent the user closed: it leaves the grid and the
+	// queue for good and its process group is ended.
+	ActStop
 )
 
 func (k ActionKind) String() string {
@@ -33,32 +42,53 @@ func (k ActionKind) String() string {
 		return "resize"
 	case ActDefer:
 		return "defer"
+	case ActStart:
+		return "start"
+	case ActHold:
+		return "hold"
+	case ActStop:
+		return "stop"
 	}
 	return "?"
 }
 
 // Action is one step of a Decision.
 type Action struct {
-	Kind   ActionKind
-	Agent  string
-	Slot   int         // 0-based slot index (place, resize)
-	Box    layout.Rect // outer box (place, resize)
-	Reason string
+	Kind  ActionKind
+	Agent string
+	Slot  int         // 0-based slot index (place, resize of an agent); -1 for the main view
+	Box   layout.Rect // outer box: the slot (place), the drawn box (resize)
+	// Cols and Rows are the terminal size (start, resize).
+	Cols, Rows int
+	Reason     string
 }
 
 func (a Action) String() string {
 	switch a.Kind {
-	case ActPlace, ActResize:
+	case ActPlace:
 		return fmt.Sprintf("%s %s slot %d %dx%d", a.Kind, a.Agent, a.Slot, a.Box.W, a.Box.H)
+	case ActResize, ActStart:
+		return fmt.Sprintf("%s %s %dx%d", a.Kind, a.Agent, a.Cols, a.Rows)
 	}
 	return fmt.Sprintf("%s %s (%s)", a.Kind, a.Agent, a.Reason)
 }
 
-// Decision is the output of decideSpawnActions.
+// Decision is the output of decideSpawnActions: the whole plan of a pass.
 type Decision struct {
+	// Actions in the order the engine executes them: stops, moves off
+	// screen, reclaims, defers, then per slot places and resizes, the main
+	// view's resize, and last the starts and holds.
 	Actions []Action
 	// Visible is the slot order after the actions.
 	Visible []string
+	// Plan is the geometry after the actions, zoom applied: Plan.Main is
+	// the main view's box and Plan.Slots[i] the box of Visible[i] (empty
+	// while another pane is zoomed). Plan.Capacity is how many agent panes
+	// fit.
+	Plan layout.Plan
+	// Zoom and Focus are the zoom target and the focused pane after the
+	// pass ("" for no zoom; "main" or an agent id).
+	Zoom, Focus string
 	// Reason summarises the decision for the log.
 	Reason string
 	// WakeAt, when set, is when a finished pane becomes reclaimable for an
@@ -74,7 +104,8 @@ type SlotAgent struct {
 	// Ended is when it has been on screen finished since (its exit, or its
 	// placement if it ended off screen): the linger counts from there.
 	Ended time.Time
-	Box   layout.Rect // current outer box
+	// Cols and Rows are its terminal's size now (0 when it has none yet).
+	Cols, Rows int
 }
 
 // QueuedAgent is an agent waiting for a slot.
@@ -84,218 +115,110 @@ type QueuedAgent struct {
 	// Finished is set for an agent that ended off screen: once placed its
 	// pane lingers from now.
 	Finished bool
+	// Cols and Rows are its terminal's size now (0 when it has none yet).
+	Cols, Rows int
 }
 
-// WindowState is the Query step's picture of the grid.
+// PendingAgent is an agent whose process has not been started.
+type PendingAgent struct {
+	ID   string
+	Kind string
+}
+
+// MainPane is the main view as the decision sees it.
+type MainPane struct {
+	// Pending is set until its process was started.
+	Pending bool
+	// Cols and Rows are its terminal's size now.
+	Cols, Rows int
+}
+
+// Usage is how many agents hold a concurrency permit, in all and per kind.
+type Usage struct {
+	All    int
+	ByKind map[string]int
+}
+
+// WindowState is the Query step's picture of the session: everything the
+// decision depends on.
 type WindowState struct {
-	Now      time.Time
-	Capacity int
-	Visible  []SlotAgent   // slot order
-	Queue    []QueuedAgent // FIFO order
-	// Show asks to bring this queued agent into view now, swapping out
-	// another pane when the grid is full.
+	Now time.Time
+	// Area is the space of the main view and the grid (the terminal minus
+	// the status line); Layout the layout's options (its Zoom is ignored:
+	// Zoom says who is zoomed).
+	Area   layout.Rect
+	Layout layout.Options
+	// Main is the main view; nil when there is none.
+	Main    *MainPane
+	Visible []SlotAgent   // slot order
+	Queue   []QueuedAgent // FIFO order
+	// Pending are the agents not started yet, in creation order.
+	Pending []PendingAgent
+	// Running is how many agents hold a permit of the concurrency limits.
+	Running Usage
+	// Closes are the agents the user closed since the last pass.
+	Closes []string
+	// Show asks to bring this agent into view now, swapping out another
+	// pane when the grid is full (and to focus it).
 	Show string
-	// Focus is the focused agent, spared by a Show swap when possible.
-	Focus string
+	// Focus is the focused pane, spared by a Show swap when possible; Zoom
+	// the zoomed one ("" for none).
+	Focus, Zoom string
+	// Closing is set while the session shuts down: nothing starts.
+	Closing bool
 }
 
 // DecideConfig holds the rules' parameters.
 type DecideConfig struct {
 	FinishedLinger time.Duration
-	// Slots returns the outer boxes of n visible agents, row-major.
-	Slots func(n int) []layout.Rect
+	// StartOffscreen starts queued agents before they have a slot.
+	StartOffscreen bool
+	// Limits are the concurrency limits.
+	Limits config.Limits
+	// Geometry computes a layout plan; nil means layout.Compute.
+	Geometry func(area layout.Rect, n int, o layout.Options) layout.Plan
 }
 
 // decideSpawnActions is the pure Decide step. Rules: the grid never holds
-// more than Capacity agents (shrinking moves the newest back to the queue,
-// never kills them; a finished one just leaves the screen); free slots go to the queue in FIFO order; when the
-// grid is full a finished pane is reclaimed (oldest finished first) once it
-// has lingered FinishedLinger and only for a waiting agent; running and
-// waiting agents are never evicted except by an explicit Show, which moves
-// one back to the queue.
+// more than the layout's capacity (shrinking moves the newest back to the
+// queue, never kills them; a finished one just leaves the screen); a
+// closed agent leaves at once and its slot is free in the same pass; free
+// slots go to the queue in FIFO order; when the grid is full a finished
+// pane is reclaimed (oldest finished first) once it has lingered
+// FinishedLinger and only for a waiting agent; running and waiting agents
+// are never evicted except by an explicit Show, which moves one back to
+// the queue; pending agents start in creation order (visible ones, and
+// queued ones with StartOffscreen) within the concurrency limits. The
+// layout is computed once.
 func decideSpawnActions(st WindowState, cfg DecideConfig) Decision {
 	var d Decision
-	capacity := max(st.Capacity, 0)
-	vis := slices.Clone(st.Visible)
-	placed := map[string]bool{}
-	byID := map[string]SlotAgent{}
-	for _, a := range vis {
-		byID[a.ID] = a
+	geometry := cfg.Geometry
+	if geometry == nil {
+		geometry = layout.Compute
 	}
-	var deferred, closed int
+	lo := st.Layout
+	lo.Zoom = -1
+	closed := map[string]bool{}
+	for _, id := range st.Closes {
+		if !closed[id] {
+			closed[id] = true
+			d.Actions = append(d.Actions, Action{Kind: ActStop, Agent: id, Reason: "closed by the user"})
+		}
+	}
+	// A closed agent leaves its slot (the others move up) and the queue.
+	vis := slices.DeleteFunc(slices.Clone(st.Visible), func(a SlotAgent) bool { return closed[a.ID] })
+	queue := slices.DeleteFunc(slices.Clone(st.Queue), func(q QueuedAgent) bool { return closed[q.ID] })
 
-	// Shrink: the newest visible agents go back to the queue.
-	for len(vis) > capacity {
-		n := 0
-		for i := range vis {
-			if vis[i].Seq > vis[n].Seq {
-				n = i
-			}
-		}
-		reason := "terminal too small: moved off screen"
-		if capacity == 0 {
-			reason = "terminal too small for any agent pane"
-		}
-		if vis[n].Finished {
-			// Nothing runs there: its pane just leaves the screen.
-			d.Actions = append(d.Actions, Action{Kind: ActClose, Agent: vis[n].ID, Reason: reason})
-			closed++
-		} else {
-			d.Actions = append(d.Actions, Action{Kind: ActDefer, Agent: vis[n].ID, Reason: reason})
-			deferred++
-		}
-		vis = slices.Delete(vis, n, n+1)
+	// Every agent that wants a slot gets one up to the capacity, so the
+	// final count is known before deciding who: one layout computation.
+	plan := geometry(st.Area, len(vis)+len(queue), lo)
+	capacity := max(plan.Capacity, 0)
+	g := gridDecision{d: &d, st: st, cfg: cfg, vis: vis, queue: queue, capacity: capacity,
+		placed: map[string]QueuedAgent{}, offscreen: map[string]bool{}}
+	g.arrange()
+	if len(g.vis) != len(plan.Slots) {
+		plan = geometry(st.Area, len(g.vis), lo) // not expected; never draw a wrong plan
 	}
-
-	queue := slices.Clone(st.Queue)
-	// place puts a into the first hole left by a close, else at the end.
-	place := func(q QueuedAgent) {
-		placed[q.ID] = true
-		a := SlotAgent{ID: q.ID, Seq: q.Seq, Finished: q.Finished}
-		if q.Finished {
-			a.Ended = st.Now
-		}
-		for i := range vis {
-			if vis[i].ID == "" {
-				vis[i] = a
-				return
-			}
-		}
-		vis = append(vis, a)
-	}
-	used := func() int {
-		n := 0
-		for _, a := range vis {
-			if a.ID != "" {
-				n++
-			}
-		}
-		return n
-	}
-
-	// An explicit Show goes first and may swap another agent out.
-	if i := slices.IndexFunc(queue, func(q QueuedAgent) bool { return q.ID == st.Show }); st.Show != "" && i >= 0 && capacity > 0 {
-		q := queue[i]
-		queue = slices.Delete(queue, i, i+1)
-		if used() >= capacity {
-			victim := showVictim(vis, st.Focus)
-			v := vis[victim]
-			if v.Finished {
-				d.Actions = append(d.Actions, Action{Kind: ActClose, Agent: v.ID, Reason: "swapped out for " + q.ID})
-				closed++
-			} else {
-				d.Actions = append(d.Actions, Action{Kind: ActDefer, Agent: v.ID, Reason: "swapped out for " + q.ID})
-				deferred++
-			}
-			vis[victim] = SlotAgent{}
-		}
-		place(q)
-	}
-
-	// Free slots go to the queue in FIFO order.
-	for len(queue) > 0 && used() < capacity {
-		place(queue[0])
-		queue = queue[1:]
-	}
-
-	// Grid full: reclaim finished panes that have lingered, oldest first.
-	// Panes placed just now count too (a finished one lingers from now),
-	// which tells the engine when to look again.
-	for len(queue) > 0 && capacity > 0 {
-		oldest := -1
-		for i, a := range vis {
-			if a.ID != "" && a.Finished && (oldest < 0 || a.Ended.Before(vis[oldest].Ended)) {
-				oldest = i
-			}
-		}
-		if oldest < 0 {
-			break
-		}
-		if ready := vis[oldest].Ended.Add(cfg.FinishedLinger); st.Now.Before(ready) {
-			d.WakeAt = ready
-			break
-		}
-		d.Actions = append(d.Actions, Action{Kind: ActClose, Agent: vis[oldest].ID, Reason: "reclaimed for " + queue[0].ID})
-		closed++
-		vis[oldest] = SlotAgent{}
-		place(queue[0])
-		queue = queue[1:]
-	}
-
-	// Whoever is left waits, with the reason.
-	for _, q := range queue {
-		reason := "grid full"
-		switch {
-		case capacity == 0:
-			reason = "terminal too small for any agent pane"
-		case !d.WakeAt.IsZero():
-			reason = fmt.Sprintf("grid full; a finished pane frees in %s", d.WakeAt.Sub(st.Now).Round(time.Second))
-		default:
-			reason = fmt.Sprintf("grid full (%d of %d panes busy)", used(), capacity)
-		}
-		d.Actions = append(d.Actions, Action{Kind: ActDefer, Agent: q.ID, Reason: reason})
-	}
-
-	vis = slices.DeleteFunc(vis, func(a SlotAgent) bool { return a.ID == "" })
-	var boxes []layout.Rect
-	if cfg.Slots != nil {
-		boxes = cfg.Slots(len(vis))
-	}
-	nPlaced, nResized := 0, 0
-	for i, a := range vis {
-		var box layout.Rect
-		if i < len(boxes) {
-			box = boxes[i]
-		}
-		d.Visible = append(d.Visible, a.ID)
-		if placed[a.ID] {
-			d.Actions = append(d.Actions, Action{Kind: ActPlace, Agent: a.ID, Slot: i, Box: box})
-			nPlaced++
-		} else if old := byID[a.ID]; old.Box != box {
-			d.Actions = append(d.Actions, Action{Kind: ActResize, Agent: a.ID, Slot: i, Box: box})
-			nResized++
-		}
-	}
-	var parts []string
-	for _, p := range []struct {
-		n    int
-		what string
-	}{{nPlaced, "placed"}, {closed, "reclaimed"}, {deferred, "moved off screen"}, {nResized, "resized"}, {len(queue), "waiting"}} {
-		if p.n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", p.what, p.n))
-		}
-	}
-	d.Reason = strings.Join(parts, ", ")
-	if d.Reason == "" {
-		d.Reason = "nothing to do"
-	}
+	g.finish(plan)
 	return d
-}
-
-// showVictim picks the pane a Show swaps out: the oldest finished pane,
-// else the newest pane that is not focused, else the newest.
-func showVictim(vis []SlotAgent, focus string) int {
-	best := -1
-	for i, a := range vis {
-		if a.ID != "" && a.Finished && (best < 0 || a.Ended.Before(vis[best].Ended)) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for i, a := range vis {
-		if a.ID != "" && a.ID != focus && (best < 0 || a.Seq > vis[best].Seq) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for i, a := range vis {
-		if a.ID != "" && (best < 0 || a.Seq > vis[best].Seq) {
-			best = i
-		}
-	}
-	return best
 }

@@ -20,11 +20,21 @@ func testSlots(n int) []layout.Rect {
 	return out
 }
 
+// testGeometry is the stand-in layout: an area's width is its capacity and
+// the slots are testSlots.
+func testGeometry(area layout.Rect, n int, _ layout.Options) layout.Plan {
+	return layout.Plan{Area: area, Capacity: area.W, Zoomed: -1, Slots: testSlots(min(n, area.W))}
+}
+
+// room is an area for testGeometry with room for n agent panes.
+func room(n int) layout.Rect { return layout.Rect{W: n, H: 1} }
+
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
-// vis builds a visible agent already in its box for n visible agents.
+// vis builds a visible agent already sized for its slot among n.
 func vis(id string, seq, slot, n int) SlotAgent {
-	return SlotAgent{ID: id, Seq: seq, Box: testSlots(n)[slot]}
+	c := testSlots(n)[slot].Inset(1)
+	return SlotAgent{ID: id, Seq: seq, Cols: c.W, Rows: c.H}
 }
 
 func fin(a SlotAgent, ago time.Duration) SlotAgent {
@@ -68,27 +78,27 @@ func TestDecideSpawnActions(t *testing.T) {
 	}{
 		{
 			name:    "empty grid places in FIFO order",
-			st:      WindowState{Capacity: 4, Queue: queued("a1", "a2", "a3")},
+			st:      WindowState{Area: room(4), Queue: queued("a1", "a2", "a3")},
 			want:    "place a1@0, place a2@1, place a3@2",
 			visible: "a1 a2 a3",
 		},
 		{
 			name:    "partial grid fills the free slot and defers the rest",
-			st:      WindowState{Capacity: 2, Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3", "a4")},
+			st:      WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3", "a4")},
 			want:    "defer a3, defer a4, resize a1@0, place a2@1",
 			visible: "a1 a2",
 			reason:  "grid full (2 of 2 panes busy)",
 		},
 		{
 			name:    "full grid of running agents evicts nobody",
-			st:      WindowState{Capacity: 2, Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)}, Queue: queued("a3")},
+			st:      WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)}, Queue: queued("a3")},
 			want:    "defer a3",
 			visible: "a1 a2",
 			reason:  "grid full",
 		},
 		{
 			name: "reclaims the oldest finished pane that lingered, in place",
-			st: WindowState{Capacity: 3, Visible: []SlotAgent{
+			st: WindowState{Area: room(3), Visible: []SlotAgent{
 				fin(vis("a1", 1, 0, 3), 20*time.Second), fin(vis("a2", 2, 1, 3), 30*time.Second), vis("a3", 3, 2, 3),
 			}, Queue: queued("a4")},
 			want:    "close a2, place a4@1",
@@ -96,7 +106,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name: "reclaims several for several waiting agents",
-			st: WindowState{Capacity: 3, Visible: []SlotAgent{
+			st: WindowState{Area: room(3), Visible: []SlotAgent{
 				fin(vis("a1", 1, 0, 3), 20*time.Second), fin(vis("a2", 2, 1, 3), 30*time.Second), vis("a3", 3, 2, 3),
 			}, Queue: queued("a4", "a5", "a6")},
 			want:    "close a2, close a1, defer a6, place a5@0, place a4@1",
@@ -104,7 +114,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name: "a finished pane that has not lingered is kept; wake at its expiry",
-			st: WindowState{Capacity: 2, Visible: []SlotAgent{
+			st: WindowState{Area: room(2), Visible: []SlotAgent{
 				fin(vis("a1", 1, 0, 2), 5*time.Second), vis("a2", 2, 1, 2),
 			}, Queue: queued("a3")},
 			want:    "defer a3",
@@ -114,20 +124,20 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "finished panes stay when nobody waits",
-			st:      WindowState{Capacity: 2, Visible: []SlotAgent{fin(vis("a1", 1, 0, 2), time.Hour), vis("a2", 2, 1, 2)}},
+			st:      WindowState{Area: room(2), Visible: []SlotAgent{fin(vis("a1", 1, 0, 2), time.Hour), vis("a2", 2, 1, 2)}},
 			want:    "",
 			visible: "a1 a2",
 		},
 		{
 			name:    "tiny terminal defers everything and kills nothing",
-			st:      WindowState{Capacity: 0, Queue: queued("a1", "a2")},
+			st:      WindowState{Area: room(0), Queue: queued("a1", "a2")},
 			want:    "defer a1, defer a2",
 			visible: "",
 			reason:  "terminal too small",
 		},
 		{
 			name: "shrinking to zero moves every visible agent to the queue",
-			st: WindowState{Capacity: 0, Visible: []SlotAgent{
+			st: WindowState{Area: room(0), Visible: []SlotAgent{
 				vis("a1", 1, 0, 2), fin(vis("a2", 2, 1, 2), time.Hour),
 			}},
 			want:    "close a2, defer a1",
@@ -135,7 +145,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name: "shrinking moves the newest visible agents back, never closes",
-			st: WindowState{Capacity: 2, Visible: []SlotAgent{
+			st: WindowState{Area: room(2), Visible: []SlotAgent{
 				vis("a3", 3, 0, 4), vis("a1", 1, 1, 4), vis("a4", 4, 2, 4), vis("a2", 2, 3, 4),
 			}},
 			want:    "defer a4, defer a3, resize a1@0, resize a2@1",
@@ -144,20 +154,20 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "growing places the queue head first",
-			st:      WindowState{Capacity: 3, Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a4", "a2", "a3")},
+			st:      WindowState{Area: room(3), Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a4", "a2", "a3")},
 			want:    "defer a3, resize a1@0, place a4@1, place a2@2",
 			visible: "a1 a4 a2",
 		},
 		{
 			name: "show swaps a queued agent in for the newest unfocused one",
-			st: WindowState{Capacity: 2, Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)},
+			st: WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)},
 				Queue: queued("a3", "a4"), Show: "a4", Focus: "a2"},
 			want:    "defer a1, defer a3, place a4@0",
 			visible: "a4 a2",
 		},
 		{
 			name: "show prefers to swap out a finished pane, even one still lingering",
-			st: WindowState{Capacity: 2, Visible: []SlotAgent{vis("a1", 1, 0, 2), fin(vis("a2", 2, 1, 2), time.Second)},
+			st: WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), fin(vis("a2", 2, 1, 2), time.Second)},
 				Queue: queued("a3", "a4"), Show: "a4", Focus: "a1"},
 			want:    "close a2, defer a3, place a4@1",
 			visible: "a1 a4",
@@ -165,13 +175,13 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "show with a free slot just places",
-			st:      WindowState{Capacity: 3, Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3"), Show: "a3"},
+			st:      WindowState{Area: room(3), Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3"), Show: "a3"},
 			want:    "resize a1@0, place a3@1, place a2@2",
 			visible: "a1 a3 a2",
 		},
 		{
 			name: "an agent that ended off screen lingers from its placement",
-			st: WindowState{Capacity: 1, Visible: []SlotAgent{fin(vis("a1", 1, 0, 1), time.Hour)},
+			st: WindowState{Area: room(1), Visible: []SlotAgent{fin(vis("a1", 1, 0, 1), time.Hour)},
 				Queue: []QueuedAgent{{ID: "a2", Seq: 2, Finished: true}, {ID: "a3", Seq: 3}}},
 			want:    "close a1, defer a3, place a2@0",
 			visible: "a2",
@@ -180,7 +190,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "show on a tiny terminal does nothing",
-			st:      WindowState{Capacity: 0, Queue: queued("a1"), Show: "a1"},
+			st:      WindowState{Area: room(0), Queue: queued("a1"), Show: "a1"},
 			want:    "defer a1",
 			visible: "",
 		},
@@ -188,7 +198,7 @@ func TestDecideSpawnActions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.st.Now = t0
-			d := decideSpawnActions(tc.st, DecideConfig{FinishedLinger: linger, Slots: testSlots})
+			d := decideSpawnActions(tc.st, DecideConfig{FinishedLinger: linger, Geometry: testGeometry})
 			if got := summary(d); got != tc.want {
 				t.Errorf("actions:\n got  %s\n want %s", got, tc.want)
 			}
@@ -206,8 +216,8 @@ func TestDecideSpawnActions(t *testing.T) {
 			}
 			// Invariants: never more visible than capacity; nobody both
 			// visible and deferred; running agents are never closed.
-			if len(d.Visible) > max(tc.st.Capacity, 0) {
-				t.Errorf("%d visible > capacity %d", len(d.Visible), tc.st.Capacity)
+			if len(d.Visible) > tc.st.Area.W {
+				t.Errorf("%d visible > capacity %d", len(d.Visible), tc.st.Area.W)
 			}
 			for _, a := range d.Actions {
 				if a.Kind == ActDefer && slices.Contains(d.Visible, a.Agent) {
@@ -238,7 +248,7 @@ func accountForEveryAgent(t *testing.T, linger time.Duration) {
 		for nVis := range 7 {
 			for nQ := range 5 {
 				for nFin := 0; nFin <= nVis; nFin++ {
-					st := WindowState{Now: t0, Capacity: capacity}
+					st := WindowState{Now: t0, Area: room(capacity)}
 					seq := 0
 					for i := range nVis {
 						seq++
@@ -252,7 +262,7 @@ func accountForEveryAgent(t *testing.T, linger time.Duration) {
 						seq++
 						st.Queue = append(st.Queue, QueuedAgent{ID: fmt.Sprintf("a%d", seq), Seq: seq, Finished: i%2 == 1})
 					}
-					d := decideSpawnActions(st, DecideConfig{FinishedLinger: linger, Slots: testSlots})
+					d := decideSpawnActions(st, DecideConfig{FinishedLinger: linger, Geometry: testGeometry})
 					seen := map[string]int{}
 					for _, id := range d.Visible {
 						seen[id]++

@@ -84,7 +84,8 @@ type reconcilerState struct {
 	layoutName  string
 	zoom        string // "", MainID or an agent id
 	focus       string
-	show        string
+	show        string   // an agent asked to be shown, for the next pass
+	closes      []string // agents the user closed, for the next pass
 	capacity    int
 	tooSmall    bool
 	linger      Timer

@@ -21,33 +21,24 @@ const (
 	offscreenRows = 24
 )
 
-// reconcile is one Query -> Decide -> Execute -> Update pass.
+// reconcile runs passes until one has started everything it decided to:
+// a start that fails holds no permit, so the next pass may hand that
+// permit on. Each repeat follows a new failure, so this ends.
 func (e *Engine) reconcile() {
-	s := &e.st
-	// Query.
-	area := layout.Rect{W: s.cols, H: s.rows}
-	opts := e.layoutOptions(-1)
-	s.capacity = layout.Capacity(area, opts)
-	ws := WindowState{Now: e.now(), Capacity: s.capacity, Show: s.show, Focus: s.focus}
-	for _, id := range s.visible {
-		a := s.agents[id]
-		// A pane lingers from when it was seen finished: an agent that ended
-		// off screen gets its full linger once placed.
-		shown := a.ended
-		if a.placed.After(shown) {
-			shown = a.placed
-		}
-		ws.Visible = append(ws.Visible, SlotAgent{ID: id, Seq: a.seq, Finished: a.f.State.Finished(), Ended: shown, Box: a.gridBox})
+	for e.pass() {
 	}
-	for _, q := range s.queue.Entries() {
-		ws.Queue = append(ws.Queue, QueuedAgent{ID: q.ID, Seq: q.Seq, Finished: s.agents[q.ID].f.State.Finished()})
-	}
-	s.show = ""
+}
 
-	// Decide.
+// pass is one Query -> Decide -> Execute -> Update pass. It reports
+// whether a start failed.
+func (e *Engine) pass() (startFailed bool) {
+	s := &e.st
+	ws := e.query()
+	s.show, s.closes = "", nil
 	d := decideSpawnActions(ws, DecideConfig{
 		FinishedLinger: e.lingerFor(),
-		Slots:          func(n int) []layout.Rect { return layout.Compute(area, n, opts).Slots },
+		StartOffscreen: e.cfg.Agents.StartOffscreen,
+		Limits:         e.cfg.Limits,
 	})
 
 	// Execute and Update: only what succeeded changes the registry.
@@ -58,105 +49,114 @@ func (e *Engine) reconcile() {
 			continue
 		}
 		switch act.Kind {
+		case ActStop:
+			e.stopAgent(a)
 		case ActDefer:
 			a.reason = act.Reason
-			if a.visible {
-				a.visible, a.box, a.gridBox = false, layout.Rect{}, layout.Rect{}
+			switch {
+			case a.visible:
+				a.visible, a.box = false, layout.Rect{}
 				a.queued = true
 				demoted = append(demoted, queueEntry{ID: a.id, Seq: a.seq, Since: e.now(), Reason: act.Reason})
-			} else {
+			case !a.queued:
+				// A reclaimed pane asked to be shown that found no room.
+				a.queued = true
+				s.queue.PushFront(queueEntry{ID: a.id, Seq: a.seq, Since: e.now(), Reason: act.Reason})
+			default:
 				s.queue.SetReason(a.id, act.Reason)
 			}
 		case ActClose:
 			// A finished agent placed and reclaimed in the same pass comes
 			// straight from the queue.
 			s.queue.Remove(a.id)
-			a.queued, a.visible, a.box, a.gridBox = false, false, layout.Rect{}, layout.Rect{}
+			a.queued, a.visible, a.box = false, false, layout.Rect{}
 			e.log.Info("pane reclaimed", "agent", a.id, "why", act.Reason)
 			e.bus.Publish(hooks.Event{Type: hooks.EventAgentClosed, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
 		case ActPlace:
 			s.queue.Remove(a.id)
-			a.queued, a.visible, a.gridBox, a.reason, a.placed = false, true, act.Box, "", e.now()
+			a.queued, a.visible, a.reason, a.placed = false, true, "", e.now()
 		case ActResize:
-			a.gridBox = act.Box
+			e.resizeTerm(a, act.Cols, act.Rows)
+		case ActStart:
+			if !e.startAgent(a, act.Cols, act.Rows) {
+				startFailed = true
+			}
+		case ActHold:
+			if a.limitWhy != act.Reason {
+				a.limitWhy = act.Reason
+				e.apply(a, evidence{Kind: evQueued, Why: act.Reason})
+			}
 		}
 	}
 	s.queue.PushFront(demoted...)
 	s.visible = d.Visible
-	if s.zoom != "" && s.zoom != control.MainID && !slices.Contains(s.visible, s.zoom) {
-		s.zoom = ""
+	s.capacity, s.tooSmall = d.Plan.Capacity, d.Plan.TooSmall
+	for i, id := range s.visible {
+		s.agents[id].box = d.Plan.Slots[i]
 	}
-	if s.focus != control.MainID && s.focus != "" {
-		if a := s.agents[s.focus]; a == nil || !a.visible {
-			s.focus = e.fallbackFocus()
-		}
+	if s.main != nil {
+		s.main.box = d.Plan.Main
 	}
-	e.startEligible()
-	e.applyGeometry()
+	s.zoom, s.focus = d.Zoom, d.Focus
 	e.armLinger(d.WakeAt)
 	s.dirty = true
 	if len(d.Actions) > 0 {
 		e.log.Debug("reconcile", "decision", d.Reason, "visible", len(s.visible), "queued", s.queue.Len())
 	}
+	return startFailed
 }
 
-// layoutOptions are the layout package's options; zoom is -1 for none.
-func (e *Engine) layoutOptions(zoom int) layout.Options {
-	l := e.cfg.Layout
-	return layout.Options{
-		Name: e.st.layoutName, MainSize: l.MainSize, MinAgentWidth: l.MinAgentWidth, MinAgentHeight: l.MinAgentHeight,
-		HasMain: e.st.main != nil, Zoom: zoom,
-	}
-}
-
-// zoomIndex is the layout's zoom number for the current zoom target.
-func (e *Engine) zoomIndex() int {
-	switch z := e.st.zoom; {
-	case z == "":
-		return -1
-	case z == control.MainID:
-		return 0
-	default:
-		if i := slices.Index(e.st.visible, z); i >= 0 {
-			return i + 1
-		}
-	}
-	return -1
-}
-
-// applyGeometry computes the final plan (zoom included) and pushes sizes to
-// the PTYs. A pane hidden by a zoom keeps its size, like tmux.
-func (e *Engine) applyGeometry() {
+// query is the Query step: the registry, the pending requests (closes, a
+// show), the limits' usage and the geometry's inputs as one WindowState.
+func (e *Engine) query() WindowState {
 	s := &e.st
-	plan := layout.Compute(layout.Rect{W: s.cols, H: s.rows}, len(s.visible), e.layoutOptions(e.zoomIndex()))
-	s.tooSmall = plan.TooSmall
-	for i, id := range s.visible {
+	lo := e.cfg.Layout
+	ws := WindowState{
+		Now: e.now(), Area: layout.Rect{W: s.cols, H: s.rows},
+		Layout: layout.Options{
+			Name: s.layoutName, MainSize: lo.MainSize, MinAgentWidth: lo.MinAgentWidth, MinAgentHeight: lo.MinAgentHeight,
+			HasMain: s.main != nil,
+		},
+		Closes: slices.Clone(s.closes), Show: s.show, Focus: s.focus, Zoom: s.zoom, Closing: s.closing,
+		Running: Usage{All: s.limits.all, ByKind: s.limits.byKind},
+	}
+	if m := s.main; m != nil {
+		ws.Main = &MainPane{Pending: m.f.State == StatePending, Cols: m.cols, Rows: m.rows}
+	}
+	for _, id := range s.visible {
 		a := s.agents[id]
-		a.box = layout.Rect{}
-		if i < len(plan.Slots) {
-			a.box = plan.Slots[i]
+		// A pane lingers from when it was seen finished: an agent that ended
+		// off screen gets its full linger once placed.
+		shown := a.ended
+		if a.placed.After(shown) {
+			shown = a.placed
 		}
-		e.sizePane(a, a.box)
+		ws.Visible = append(ws.Visible, SlotAgent{ID: id, Seq: a.seq, Finished: a.f.State.Finished(), Ended: shown, Cols: a.cols, Rows: a.rows})
 	}
-	if s.main != nil {
-		s.main.box = plan.Main
-		e.sizePane(s.main, plan.Main)
+	if a := s.agents[s.show]; a != nil && a != s.main && !a.visible && !a.queued && !a.closed {
+		// A reclaimed pane asked to be shown comes back through the queue.
+		ws.Queue = append(ws.Queue, QueuedAgent{ID: a.id, Seq: a.seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
 	}
+	for _, q := range s.queue.Entries() {
+		a := s.agents[q.ID]
+		ws.Queue = append(ws.Queue, QueuedAgent{ID: q.ID, Seq: q.Seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
+	}
+	for _, a := range s.order {
+		if a.f.State == StatePending && !a.closed {
+			ws.Pending = append(ws.Pending, PendingAgent{ID: a.id, Kind: a.kind})
+		}
+	}
+	return ws
 }
 
-func (e *Engine) sizePane(a *agent, box layout.Rect) {
-	if box.Empty() {
-		return
-	}
-	c := box.Inset(1)
-	if c.Empty() || (c.W == a.cols && c.H == a.rows) {
-		return
-	}
-	a.cols, a.rows = c.W, c.H
+// resizeTerm sizes a's terminal: its PTY while it runs, else the screen it
+// left.
+func (e *Engine) resizeTerm(a *agent, cols, rows int) {
+	a.cols, a.rows = cols, rows
 	if a.pane != nil && !a.f.State.Finished() {
-		a.pane.Resize(c.W, c.H)
+		a.pane.Resize(cols, rows)
 	} else if a.term != nil {
-		a.term.Resize(c.W, c.H)
+		a.term.Resize(cols, rows)
 	}
 }
 
@@ -174,63 +174,28 @@ func (e *Engine) armLinger(at time.Time) {
 	s.linger = e.clock.AfterFunc(until(e.clock, at), e.board.postLinger)
 }
 
-func (e *Engine) fallbackFocus() string {
-	if len(e.st.visible) > 0 {
-		return e.st.visible[0]
-	}
-	return control.MainID
-}
-
-// startEligible starts pending agents in creation order: visible ones, and
-// queued ones when start_offscreen is on, each within the concurrency
-// limits. Iterating in creation order makes a released permit go to the
-// oldest waiter (FIFO hand-off).
-func (e *Engine) startEligible() {
-	s := &e.st
-	if s.closing {
-		return
-	}
-	for _, a := range s.order {
-		if a.f.State != StatePending || a.closed {
-			continue
-		}
-		if !a.visible && !(a.queued && e.cfg.Agents.StartOffscreen) {
-			continue
-		}
-		if why := s.limits.blocked(a.kind); why != "" {
-			if a.limitWhy != why {
-				a.limitWhy = why
-				e.apply(a, evidence{Kind: evQueued, Why: why})
-			}
-			continue
-		}
-		a.limitWhy = ""
-		e.startAgent(a)
-	}
-}
-
-// startAgent starts a's process sized to its slot (or off screen). A start
-// that fails marks the agent failed with the error shown in its pane.
-func (e *Engine) startAgent(a *agent) {
-	// Geometry is applied after the starts, so a newly placed agent's size
-	// comes from its slot in the decision.
-	cols, rows := offscreenCols, offscreenRows
-	if c := a.gridBox.Inset(1); a.visible && !c.Empty() {
-		cols, rows = c.W, c.H
-	}
+// startAgent starts a's process in a PTY of cols x rows, as the decision
+// sized it; it reports whether it started. A start that fails marks the
+// agent failed with the error shown in its pane.
+func (e *Engine) startAgent(a *agent, cols, rows int) bool {
 	e.apply(a, evidence{Kind: evStarting})
 	p, err := e.startPane(a, a.argv, a.cwd, a.env, cols, rows)
 	if err != nil {
 		e.failStart(a, err, cols, rows)
-		return
+		return false
 	}
 	a.pane, a.term, a.pid, a.cols, a.rows = p, p.Term(), p.Pid(), cols, rows
 	a.started = e.now()
-	a.holdsPermit = true
-	e.st.limits.acquire(a.kind)
+	a.limitWhy = ""
+	if a != e.st.main {
+		// The main view is the user's own: no limit counts it.
+		a.holdsPermit = true
+		e.st.limits.acquire(a.kind)
+	}
 	e.apply(a, evidence{Kind: evStarted, Time: a.started})
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentStarted, Time: a.started, Session: e.opts.Session, Agent: a.ref("")})
 	e.log.Info("agent started", "agent", a.id, "pid", a.pid, "argv", a.argv)
+	return true
 }
 
 func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, cols, rows int) (*panes.Pane, error) {
@@ -310,20 +275,7 @@ func (e *Engine) startMain(argv []string) {
 	}
 	s.agents[control.MainID] = a
 	s.main = a
-	plan := layout.Compute(layout.Rect{W: s.cols, H: s.rows}, len(s.visible), e.layoutOptions(e.zoomIndex()))
-	cols, rows := offscreenCols, offscreenRows
-	if c := plan.Main.Inset(1); !plan.Main.Empty() && !c.Empty() {
-		cols, rows = c.W, c.H
-	}
-	e.apply(a, evidence{Kind: evStarting})
-	p, err := e.startPane(a, a.argv, a.cwd, a.env, cols, rows)
-	if err != nil {
-		e.failStart(a, err, cols, rows)
-	} else {
-		a.pane, a.term, a.pid, a.cols, a.rows, a.started = p, p.Term(), p.Pid(), cols, rows, e.now()
-		e.apply(a, evidence{Kind: evStarted, Time: a.started})
-		e.bus.Publish(hooks.Event{Type: hooks.EventAgentStarted, Time: a.started, Session: e.opts.Session, Agent: a.ref("")})
-	}
+	// The pass starts it, sized to its box.
 	e.reconcile()
 	e.publish()
 }
