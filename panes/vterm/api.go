@@ -8,8 +8,9 @@
 // history on the main screen, ED 2 (and ED 0 from the home position) and
 // RIS scroll the used rows into history, shrinking the height drops rows
 // below the cursor first. Deliberate differences: invalid UTF-8 shows as
-// U+FFFD; grapheme clusters and widths follow the outer renderer (x/ansi),
-// not tmux's per-codepoint rules; the cursor X reported during a pending
+// U+FFFD; grapheme clusters follow the outer renderer (x/ansi), not tmux's
+// per-codepoint rules, though VS16 widens a symbol only for a program that
+// asked for grapheme widths (mode 2027; docs/WIDTHS.md); the cursor X reported during a pending
 // wrap is the last column (tmux reports one past it); a cell that the
 // renderer would fuse into its neighbour is drawn as U+FFFD.
 package vterm
@@ -210,6 +211,7 @@ type Modes struct {
 	Sync           bool // 2026
 	KittyFlags     int  // kitty keyboard protocol flags of the active screen
 	OtherKeys      int  // xterm modifyOtherKeys level the child set (CSI > 4 ; N m), 0 = off
+	Graphemes      bool // 2027: the child measures grapheme clusters (see docs/WIDTHS.md)
 	CursorVisible  bool // DECTCEM
 	Title          string
 }

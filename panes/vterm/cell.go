@@ -1,6 +1,10 @@
 package vterm
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
 
 // cell is the stored form of a screen cell: 16 bytes, no pointers, so a
 // screen is one flat allocation the garbage collector never scans.
@@ -171,6 +175,32 @@ func (s *sideTables) appendContent(b []byte, c cell) []byte {
 	return appendRune(b, rune(c.ch))
 }
 
+// vs16 is VARIATION SELECTOR-16, which asks for emoji presentation.
+const vs16 = "\ufe0f"
+
+// appendShown appends the text the outer terminal is given for a cell. A
+// one-column cell holding a symbol with VS16 (put there for a program that
+// measures per character, which counts VS16 as nothing) goes out without
+// the selector: a terminal that honours VS16 would draw it two columns
+// wide and shift the rest of the row.
+func (s *sideTables) appendShown(b []byte, c cell) []byte {
+	n := len(b)
+	b = s.appendContent(b, c)
+	if c.ch&graphemeFlag == 0 || c.wide() || !bytes.Contains(b[n:], []byte(vs16)) {
+		return b
+	}
+	shown := strings.ReplaceAll(string(b[n:]), vs16, "")
+	return append(b[:n], shown...)
+}
+
+// shown is appendShown as a string.
+func (s *sideTables) shown(c cell) string {
+	if c.ch&graphemeFlag == 0 || c.wide() {
+		return s.content(c)
+	}
+	return strings.ReplaceAll(s.content(c), vs16, "")
+}
+
 func appendRune(b []byte, r rune) []byte {
 	switch {
 	case r < 0x80:
@@ -194,7 +224,7 @@ func (s *sideTables) publicCell(c cell) Cell {
 		w = 2
 	}
 	return Cell{
-		Content: s.content(c),
+		Content: s.shown(c),
 		Width:   w,
 		Fg:      c.fg,
 		Bg:      c.bg,

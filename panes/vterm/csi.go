@@ -276,6 +276,8 @@ func (t *Terminal) setPrivateMode(mode int, on bool) {
 		t.bracketed = on
 	case 2026:
 		t.setSync(on)
+	case 2027:
+		t.graphemes = on
 	}
 }
 
@@ -326,6 +328,8 @@ func (t *Terminal) reportMode(mode int, private bool) {
 			v = b2(t.bracketed)
 		case 2026:
 			v = b2(t.sync)
+		case 2027:
+			v = b2(t.graphemes)
 		}
 	} else if mode == 4 {
 		v = b2(t.insert)

@@ -176,9 +176,12 @@ func (t *Terminal) attach(r rune) bool {
 		return true // table full: drop the mark rather than grow
 	}
 	c.ch = id
-	if w == 2 && !c.wide() {
+	if w == 2 && !c.wide() && t.graphemes {
 		// e.g. a text-style symbol followed by VS16: becomes wide when
-		// there is room and the cursor is right after it.
+		// there is room and the cursor is right after it, but only for a
+		// program that measures grapheme clusters (mode 2027). Others
+		// measure per character (wcwidth), where VS16 adds nothing, as
+		// tmux does; the renderer then draws the symbol in text style.
 		nx := x + 1
 		if nx < t.cols && t.cur.x == nx && !t.cur.wrapNext {
 			c.attr |= flagWide

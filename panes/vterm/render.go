@@ -139,7 +139,7 @@ func (t *Terminal) appendStyled(b []byte, cs []cell, pad bool) []byte {
 			}
 			continue
 		}
-		b = t.tables.appendContent(b, c)
+		b = t.tables.appendShown(b, c)
 	}
 	if curLink != 0 && t.tables.extraOf(cell{attr: curLink << extraShift}).link != "" {
 		b = append(b, "\x1b]8;;\x1b\\"...)

@@ -54,6 +54,8 @@ func TestReplies(t *testing.T) {
 		{"DECRQM reset", "\x1b[?1049$p", "\x1b[?1049;2$y"},
 		{"DECRQM unknown", "\x1b[?9999$p", "\x1b[?9999;0$y"},
 		{"DECRQM sync", "\x1b[?2026$p", "\x1b[?2026;2$y"},
+		{"DECRQM graphemes settable", "\x1b[?2027$p", "\x1b[?2027;2$y"},
+		{"DECRQM graphemes set", "\x1b[?2027h\x1b[?2027$p", "\x1b[?2027;1$y"},
 		{"DECRQM ANSI IRM", "\x1b[4h\x1b[4$p", "\x1b[4;1$y"},
 		{"XTVERSION", "\x1b[>q", "\x1bP>|agentgrid(" + Version + ")\x1b\\"},
 		{"kitty query", "\x1b[>5u\x1b[?u", "\x1b[?5u"},

@@ -51,7 +51,8 @@ type Terminal struct {
 	mouse         MouseMode
 	mouseSGR      bool
 	sync          bool
-	otherKeys     int // modifyOtherKeys level (CSI > 4 ; N m)
+	otherKeys     int  // modifyOtherKeys level (CSI > 4 ; N m)
+	graphemes     bool // mode 2027: widths of whole grapheme clusters
 	kittyMain     []int
 	kittyAlt      []int
 
@@ -114,6 +115,7 @@ func (t *Terminal) reset() {
 	t.appCursor, t.appKeypad, t.bracketed, t.focusEvents = false, false, false, false
 	t.mouse, t.mouseSGR, t.sync = MouseNone, false, false
 	t.otherKeys = 0
+	t.graphemes = false
 	t.kittyMain, t.kittyAlt = t.kittyMain[:0], t.kittyAlt[:0]
 	t.altActive = false
 	t.scr = &t.main
@@ -223,6 +225,7 @@ func (t *Terminal) modes() Modes {
 		Sync:           t.sync,
 		KittyFlags:     t.kittyFlags(),
 		OtherKeys:      t.otherKeys,
+		Graphemes:      t.graphemes,
 		CursorVisible:  t.cursorVisible,
 		Title:          t.title,
 	}

@@ -3,6 +3,8 @@ package vterm
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // screenCase feeds input to a fresh terminal and checks the screen text
@@ -224,7 +226,12 @@ func TestUnicode(t *testing.T) {
 		{name: "zwj emoji", in: "\U0001F469\u200d\U0001F4bbx", want: "\U0001F469\u200d\U0001F4bbx", x: 3},
 		{name: "skin tone", in: "\U0001F44d\U0001F3fdx", want: "\U0001F44d\U0001F3fdx", x: 3},
 		{name: "flag", in: "\U0001F1EF\U0001F1F5x", want: "\U0001F1EF\U0001F1F5x", x: 3},
-		{name: "VS16 widens", in: "\u2764\ufe0fx", want: "\u2764\ufe0fx", x: 3},
+		// VS16 adds no width for a program that measures per character
+		// (wcwidth, as tmux does); with mode 2027 it widens the symbol.
+		{name: "VS16 keeps one column", in: "\u2764\ufe0fx", want: "\u2764\ufe0fx", x: 2},
+		{name: "VS16 widens in mode 2027", in: "\x1b[?2027h\u2764\ufe0fx", want: "\u2764\ufe0fx", x: 3},
+		{name: "readline over VS16 emoji", in: "$ echo \u26a0\ufe0f\u26a0\ufe0f\u26a0\ufe0f\r\x1b[9CY", want: "$ echo \u26a0\ufe0f\u26a0\ufe0fY", x: 10, cols: 20, rows: 3},
+		{name: "readline over VS16 emoji, 2027", in: "\x1b[?2027h$ echo \u26a0\ufe0f\u26a0\ufe0f\u26a0\ufe0f\r\x1b[9CY", want: "$ echo \u26a0\ufe0fY \u26a0\ufe0f", x: 10, cols: 20, rows: 3},
 		{name: "invalid bytes", in: "a\xff\xfeb", want: "a\ufffd\ufffdb", x: 4},
 		{name: "truncated sequence", in: "a\xe4\xb8b", want: "a\ufffdb", x: 3},
 		{name: "overwrite wide half", in: "中文\x1b[2GX", want: " X文", x: 2},
@@ -516,6 +523,43 @@ func TestModifyOtherKeys(t *testing.T) {
 		term.Write([]byte(s.in))
 		if got := term.Modes().OtherKeys; got != s.want {
 			t.Errorf("after %q: modifyOtherKeys %d, want %d", s.in, got, s.want)
+		}
+	}
+}
+
+// TestGraphemeWidthMode: a program measures per character (wcwidth) unless
+// it asks for grapheme clusters (mode 2027), so a symbol with VS16 takes one
+// column by default and two in mode 2027. Either way the rendered row keeps
+// its width: a one-column symbol goes out without VS16, which would make
+// the outer terminal draw it two columns wide.
+func TestGraphemeWidthMode(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		cells int // columns the three symbols take
+		shown string
+	}{
+		{"\u26a0\ufe0f\u26a0\ufe0f\u26a0\ufe0f|", 3, "\u26a0\u26a0\u26a0|"},
+		{"\x1b[?2027h\u26a0\ufe0f\u26a0\ufe0f\u26a0\ufe0f|", 6, "\u26a0\ufe0f\u26a0\ufe0f\u26a0\ufe0f|"},
+		{"\x1b[?2027h\x1b[?2027l\u26a0\ufe0f\u26a0\ufe0f\u26a0\ufe0f|", 3, "\u26a0\u26a0\u26a0|"},
+	} {
+		term := newTestTerm(12, 1, tc.in)
+		if x := term.Cursor().X; x != tc.cells+1 {
+			t.Errorf("%q: cursor at %d, want %d", tc.in, x, tc.cells+1)
+		}
+		row := term.RenderRow(0)
+		if w := renderedWidth(row); w != 12 {
+			t.Errorf("%q renders %d cells wide: %q", tc.in, w, row)
+		}
+		if !strings.HasPrefix(ansi.Strip(row), tc.shown) {
+			t.Errorf("%q renders %q, want it to start with %q", tc.in, ansi.Strip(row), tc.shown)
+		}
+		// The UI's cell canvas gets what the row shows.
+		want := Cell{Content: "\u26a0", Width: 1}
+		if tc.cells == 6 {
+			want = Cell{Content: "\u26a0\ufe0f", Width: 2}
+		}
+		if c := term.Cell(0, 0); c.Content != want.Content || c.Width != want.Width {
+			t.Errorf("%q: cell 0 is %+v, want %+v", tc.in, c, want)
 		}
 	}
 }

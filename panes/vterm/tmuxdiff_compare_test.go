@@ -83,7 +83,9 @@ func diffEmulatorScreen(c diffCase) diffScreen {
 			if !cell.Ul.IsDefault() {
 				s.ul = diffColorName(cell.Ul)
 			}
-			content := cell.Content
+			// The stored text, as capture gives it: Cell shows a narrow
+			// symbol without its VS16 (see appendShown), tmux keeps it.
+			content := term.tables.content(term.scr.row(y).cells[x])
 			if content == "" {
 				content = " "
 			}
