@@ -15,7 +15,7 @@ import (
 // The module root's package main is listed as "main".
 var allowedImports = map[string][]string{
 	"main":                       {"internal/cli"},
-	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "layout", "orchestrator", "panes", "themes", "ui"},
+	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "layout", "orchestrator", "panes", "panes/vterm", "themes", "ui"},
 	"internal/agentstate":        {},
 	"internal/oneline":           {},
 	"internal/agentcli":          {"internal/agentstate"},

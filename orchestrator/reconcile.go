@@ -205,8 +205,7 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 	var printed atomic.Bool
 	p, err := panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, panes.Options{
 		Now:        e.now,
-		Fg:         e.opts.TermFg,
-		Bg:         e.opts.TermBg,
+		Colors:     e.opts.TermColors,
 		Scrollback: e.cfg.Agents.Scrollback,
 		LogPath:    a.logPath,
 		LogMax:     e.cfg.Agents.LogMax.Bytes,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/panes"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 // TestPanesReportTheThemesColours: a program asking its terminal for the
@@ -17,8 +18,9 @@ import (
 func TestPanesReportTheThemesColours(t *testing.T) {
 	cfg := config.Default()
 	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
+	colors := vterm.NewDefaultColors(color.RGBA{0x12, 0x34, 0x56, 0xff}, color.White)
 	e, err := New(cfg, Options{Session: "test", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), Logger: testLogger(),
-		TermFg: color.RGBA{0x12, 0x34, 0x56, 0xff}, TermBg: color.White})
+		TermColors: colors})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"image/color"
 	"log/slog"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -53,11 +52,12 @@ type Options struct {
 	// if the session dies without shutting down (see watchdog.go); nil for
 	// none.
 	Watchdog GroupWatcher
-	// TermFg and TermBg are the colours every pane reports to a program
-	// that asks for the terminal's foreground and background (OSC 10/11):
-	// the theme's, so that vim picks a light scheme under a light theme.
-	// Nil means white on black.
-	TermFg, TermBg color.Color
+	// TermColors are the colours every pane reports to a program that
+	// asks for the terminal's foreground and background (OSC 10/11): the
+	// outer terminal's once it answered, the theme's until then, so that
+	// vim picks a light scheme on a light terminal. Nil means white on
+	// black.
+	TermColors *vterm.DefaultColors
 }
 
 // PaneView is one pane for the UI to draw.

@@ -2,7 +2,6 @@ package panes
 
 import (
 	"errors"
-	"image/color"
 	"log/slog"
 	"runtime"
 	"sync"
@@ -155,9 +154,9 @@ type Options struct {
 	OnExit func(code int, err error)
 	// Logger receives warnings; nil means slog.Default().
 	Logger *slog.Logger
-	// Fg and Bg are the default colours reported to a program that asks
+	// Colors are the default colours reported to a program that asks
 	// (OSC 10/11); nil means white on black.
-	Fg, Bg color.Color
+	Colors *vterm.DefaultColors
 	// Now is the clock LastOutput reads; nil means time.Now. The engine
 	// passes its own, so that its idle rule can run on a test's clock.
 	Now func() time.Time
@@ -235,7 +234,7 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 		vterm.WithScrollback(o.Scrollback),
 		vterm.WithReplyWriter(replyWriter{p}),
 		vterm.WithCallbacks(vterm.Callbacks{Bell: o.OnBell, Title: o.OnTitle, Notify: o.OnNotify}),
-		vterm.WithColors(o.Fg, o.Bg, nil),
+		vterm.WithDefaultColors(o.Colors),
 	)
 	p.lastOutput.Store(o.Now().UnixNano())
 	go p.readLoop()

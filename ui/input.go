@@ -30,6 +30,10 @@ func inputMsg(ev uv.Event) tea.Msg {
 		return tea.FocusMsg(ev)
 	case uv.BlurEvent:
 		return tea.BlurMsg(ev)
+	case uv.ForegroundColorEvent:
+		return tea.ForegroundColorMsg(ev)
+	case uv.BackgroundColorEvent:
+		return tea.BackgroundColorMsg(ev)
 	}
 	return nil
 }

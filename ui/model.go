@@ -13,6 +13,7 @@
 package ui
 
 import (
+	"image/color"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -55,6 +56,8 @@ type Model struct {
 	prefix string // the prefix key as Bubble Tea names it, e.g. "ctrl+b"
 	// keyOpts are the optional bindings the config turned on.
 	keyOpts keyOptions
+	// outerColors receives the terminal's colours (WithOuterColors).
+	outerColors func(fg, bg color.Color)
 
 	width, height int
 	snap          orchestrator.Snapshot
@@ -152,6 +155,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onOuterFocus(true)
 	case tea.BlurMsg:
 		return m, m.onOuterFocus(false)
+	case tea.ForegroundColorMsg:
+		return m, m.onOuterColors(msg.Color, nil)
+	case tea.BackgroundColorMsg:
+		return m, m.onOuterColors(nil, msg.Color)
 	}
 	return m, nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"io"
 	"os"
 	"os/signal"
@@ -31,6 +32,8 @@ type runOptions struct {
 	env           []string
 	stderr        io.Writer // where a crash report goes; tests capture it
 	mirror        *Mirror   // receives every frame shown, for watchers
+
+	outerColors func(fg, bg color.Color) // see WithOuterColors
 }
 
 // WithIO replaces stdin and stdout (tests, attached clients).
@@ -64,6 +67,7 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, options .
 	for _, o := range options {
 		o(&opts)
 	}
+	m.outerColors = opts.outerColors
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if stop := startCPUProfile(opts.stderr); stop != nil {
@@ -237,6 +241,9 @@ func (l *loop) takeTerminal(cancel context.CancelFunc, opts *runOptions, v tea.V
 	width, height = t.size(opts, opts.env)
 	if err := t.setup(v); err != nil {
 		return 0, 0, nil, err
+	}
+	if opts.outerColors != nil {
+		_, _ = io.WriteString(t.out, seqQueryColors)
 	}
 	l.scr = newScreen(t.frameWriter(opts.env), v.MouseMode)
 	in, err := startInput(l.ctx, t.in, getenv(opts.env, "TERM"), l.send)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/color"
 	"io"
 	"strings"
 	"sync"
@@ -180,4 +181,48 @@ func TestRedrawKeyRepaintsEverything(t *testing.T) {
 		return strings.Contains(after, seqClear) && strings.Contains(plain, "a1-title") &&
 			strings.Contains(plain, "building") && strings.Contains(plain, "done?")
 	})
+}
+
+// TestRunAsksTheTerminalsColours: with WithOuterColors the terminal is asked
+// for its foreground and background after set-up, and its answers, which
+// arrive as input whenever the terminal sends them, are handed on.
+func TestRunAsksTheTerminalsColours(t *testing.T) {
+	type answer struct{ fg, bg color.Color }
+	got := make(chan answer, 4)
+	inW, out, _ := startRun(t, context.Background(), WithOuterColors(func(fg, bg color.Color) { got <- answer{fg, bg} }))
+	waitFor(t, "the colour query", func() bool { return strings.Contains(out.String(), seqQueryColors) })
+	checkOrder(t, out.String(), []string{"\x1b[?1049h", seqQueryColors})
+	if _, err := inW.Write([]byte("\x1b]11;rgb:ffff/fafa/f0f0\x1b\\\x1b]10;rgb:1010/2020/3030\a")); err != nil {
+		t.Fatal(err)
+	}
+	rgb := func(c color.Color) [3]uint32 {
+		r, g, b, _ := c.RGBA()
+		return [3]uint32{r >> 8, g >> 8, b >> 8}
+	}
+	for _, want := range []struct {
+		bg  bool
+		rgb [3]uint32
+	}{{true, [3]uint32{0xff, 0xfa, 0xf0}}, {false, [3]uint32{0x10, 0x20, 0x30}}} {
+		select {
+		case a := <-got:
+			c, other := a.fg, a.bg
+			if want.bg {
+				c, other = a.bg, a.fg
+			}
+			if c == nil || other != nil || rgb(c) != want.rgb {
+				t.Errorf("answer %+v, want background=%v %v", a, want.bg, want.rgb)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the terminal's answer was not handed on")
+		}
+	}
+}
+
+// TestRunDoesNotAskColoursUnasked: without WithOuterColors nothing is asked.
+func TestRunDoesNotAskColoursUnasked(t *testing.T) {
+	_, out, _ := startRun(t, context.Background())
+	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "a1-title") })
+	if strings.Contains(out.String(), "\x1b]11;?") {
+		t.Error("the terminal was asked for its colours")
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -21,6 +22,7 @@ import (
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/themes"
 	"github.com/agentgrid/agentgrid/ui"
 	"github.com/charmbracelet/x/term"
@@ -203,7 +205,18 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		watcher = wd
 		defer func() { _ = wd.Close() }()
 	}
-	termFg, termBg := palette.TerminalColors()
+	// Panes report the theme's colours until the outer terminal says
+	// what its own are; a colour the theme sets itself stays.
+	termColors := vterm.NewDefaultColors(palette.TerminalColors())
+	outerColors := func(fg, bg color.Color) {
+		if palette.Fg != "" {
+			fg = nil
+		}
+		if palette.Bg != "" {
+			bg = nil
+		}
+		termColors.Set(fg, bg)
+	}
 	eng, err := orchestrator.New(cfg, orchestrator.Options{
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},
@@ -214,8 +227,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Version:    cmd.Root().Version,
 		Screen:     mirror,
 		Watchdog:   watcher,
-		TermFg:     termFg,
-		TermBg:     termBg,
+		TermColors: termColors,
 	})
 	if err != nil {
 		return err
@@ -231,7 +243,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err := eng.Start(ctx, argv); err != nil {
 		return err
 	}
-	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror)); err != nil {
+	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors)); err != nil {
 		return err
 	}
 	return eng.Shutdown(context.Background())

@@ -18,6 +18,7 @@ package vterm
 import (
 	"image/color"
 	"io"
+	"sync/atomic"
 	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -35,6 +36,7 @@ type config struct {
 	callbacks  Callbacks
 	clipboard  bool
 	fg, bg, cc color.Color
+	dc         *DefaultColors
 	now        func() time.Time
 }
 
@@ -70,6 +72,51 @@ func WithClipboard(enabled bool) Option {
 // WithColors sets the colours reported for OSC 10/11/12 queries.
 func WithColors(fg, bg, cursor color.Color) Option {
 	return func(c *config) { c.fg, c.bg, c.cc = fg, bg, cursor }
+}
+
+// WithDefaultColors makes OSC 10/11 queries report the foreground and
+// background that dc holds at the time of the query; a nil colour there
+// falls back to WithColors'.
+func WithDefaultColors(dc *DefaultColors) Option {
+	return func(c *config) { c.dc = dc }
+}
+
+// DefaultColors is a default foreground and background that many terminals
+// share and that may change while they run: a session starts with its
+// theme's and learns the outer terminal's once that answers.
+type DefaultColors struct {
+	fg, bg atomic.Pointer[colorBox]
+}
+
+// colorBox lets an interface value live behind an atomic pointer.
+type colorBox struct{ c color.Color }
+
+// NewDefaultColors returns colours to share, starting at fg and bg.
+func NewDefaultColors(fg, bg color.Color) *DefaultColors {
+	dc := &DefaultColors{}
+	dc.Set(fg, bg)
+	return dc
+}
+
+// Set changes the colours; a nil one is left as it was.
+func (dc *DefaultColors) Set(fg, bg color.Color) {
+	if fg != nil {
+		dc.fg.Store(&colorBox{fg})
+	}
+	if bg != nil {
+		dc.bg.Store(&colorBox{bg})
+	}
+}
+
+// Get returns the colours; nil for one never set.
+func (dc *DefaultColors) Get() (fg, bg color.Color) {
+	if b := dc.fg.Load(); b != nil {
+		fg = b.c
+	}
+	if b := dc.bg.Load(); b != nil {
+		bg = b.c
+	}
+	return fg, bg
 }
 
 // Callbacks are called after the terminal's lock is released, from the

@@ -133,6 +133,14 @@ func (t *Terminal) colorReply(n int) {
 	case 12:
 		c = t.cfg.cc
 	}
+	if t.cfg.dc != nil && n != 12 {
+		fg, bg := t.cfg.dc.Get()
+		if n == 10 && fg != nil {
+			c = fg
+		} else if n == 11 && bg != nil {
+			c = bg
+		}
+	}
 	if c == nil {
 		switch n {
 		case 11:

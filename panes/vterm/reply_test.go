@@ -147,3 +147,23 @@ func TestCallbacks(t *testing.T) {
 		t.Errorf("clipboard without opt-in: %q", got)
 	}
 }
+
+// TestDefaultColorsFollowChanges: terminals sharing DefaultColors report
+// the colours held at the time of the query, so a session can start with
+// its theme's and switch to the outer terminal's once that answers.
+func TestDefaultColorsFollowChanges(t *testing.T) {
+	dc := NewDefaultColors(color.Black, color.White)
+	sink := &replySink{}
+	term := New(20, 5, WithReplyWriter(sink), WithDefaultColors(dc),
+		WithColors(color.RGBA{1, 2, 3, 0xff}, color.RGBA{4, 5, 6, 0xff}, nil))
+	term.Write([]byte("\x1b]11;?\a\x1b]10;?\a"))
+	sink.waitFor(t, "\x1b]11;rgb:ffff/ffff/ffff\a\x1b]10;rgb:0000/0000/0000\a")
+	dc.Set(nil, color.RGBA{0x20, 0x30, 0x40, 0xff})
+	term.Write([]byte("\x1b]11;?\a\x1b]10;?\a"))
+	sink.waitFor(t, "\x1b]11;rgb:ffff/ffff/ffff\a\x1b]10;rgb:0000/0000/0000\a\x1b]11;rgb:2020/3030/4040\a\x1b]10;rgb:0000/0000/0000\a")
+	// Colours never set fall back to WithColors.
+	osink := &replySink{}
+	other := New(20, 5, WithReplyWriter(osink), WithDefaultColors(&DefaultColors{}), WithColors(color.RGBA{1, 2, 3, 0xff}, nil, nil))
+	other.Write([]byte("\x1b]10;?\a"))
+	osink.waitFor(t, "\x1b]10;rgb:0101/0202/0303\a")
+}
