@@ -1,11 +1,13 @@
 package orchestrator
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/panestest"
 )
 
@@ -68,5 +70,64 @@ func TestShowBringsBackAReclaimedPane(t *testing.T) {
 	}
 	if in, _ := e.Agent(a2.ID); in.Visible || in.QueuePos != 0 {
 		t.Fatalf("the swapped-out finished pane must close, not queue: %+v", in)
+	}
+}
+
+// A start that hangs (a command on a file system that does not answer)
+// fails the agent at its deadline, leaves the engine working, and the
+// process, if it comes later, is ended.
+func TestHangingStartFailsAtItsDeadline(t *testing.T) {
+	clock := newFakeClock()
+	release := make(chan struct{})
+	sp := &panestest.Spawner{Fail: func(s panes.StartSpec) error {
+		if s.Argv[0] == "hang" {
+			<-release
+		}
+		return nil
+	}}
+	e := newClockedEngine(t, sp, clock, nil, nil)
+	e.Resize(48, 10)
+	type result struct {
+		in  control.AgentInfo
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		in, err := e.Spawn(control.SpawnRequest{Argv: []string{"hang"}})
+		res <- result{in, err}
+	}()
+	clock.waitTimerAt(t, clock.Now().Add(startTimeout), "the start's deadline")
+	clock.Advance(startTimeout)
+	var r result
+	select {
+	case r = <-res:
+	case <-time.After(15 * time.Second):
+		t.Fatal("Spawn did not return after the start's deadline")
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	got := waitFinished(t, e, r.in.ID)
+	if got.State != StateFailed || !strings.Contains(got.Why, "did not start within 5s") || got.ExitCode != nil {
+		t.Fatalf("hung start = %+v", got)
+	}
+	if s, err := e.Capture(r.in.ID, false, 0); err != nil || !strings.Contains(strings.ReplaceAll(s, "\n", ""), "did not start within") {
+		t.Fatalf("capture = %q, %v", s, err)
+	}
+	// The engine goes on.
+	ok := spawn(t, e, "fine")
+	waitAgent(t, e, ok.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	// The late process is ended and changes nothing.
+	close(release)
+	pollUntil(t, 15*time.Second, "the late process to be signalled", func() bool {
+		for _, p := range sp.Procs() {
+			if p.Spec.Argv[0] == "hang" && len(p.Signals()) > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	if a, _ := e.Agent(r.in.ID); a.State != StateFailed || a.ExitCode != nil || a.PID != 0 {
+		t.Fatalf("after the late start: %+v", a)
 	}
 }

@@ -21,6 +21,11 @@ const (
 	offscreenRows = 24
 )
 
+// startTimeout bounds the start of a process (on the engine's clock). A
+// start takes milliseconds; one that takes this long is stuck. It is well
+// below cmdTimeout, so that the caller of a spawn hears the failure.
+const startTimeout = 5 * time.Second
+
 // reconcile runs passes until one has started everything it decided to:
 // a start that fails holds no permit, so the next pass may hand that
 // permit on. Each repeat follows a new failure, so this ends.
@@ -203,15 +208,25 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 	// focused pane's: a new agent shows up without waiting for the frame
 	// rate the churn of others may have used up.
 	var printed atomic.Bool
-	p, err := panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, panes.Options{
+	// abandoned is set when the start missed its deadline: the pane, if it
+	// comes, is no longer the agent's, and its callbacks say nothing.
+	var abandoned atomic.Bool
+	opts := panes.Options{
 		Now:        e.now,
 		Colors:     e.opts.TermColors,
 		Scrollback: e.cfg.Agents.Scrollback,
 		LogPath:    a.logPath,
 		LogMax:     e.cfg.Agents.LogMax.Bytes,
-		OnLogError: func(err error) { e.logFailed(a, err) },
-		Logger:     e.log.With("agent", a.id),
+		OnLogError: func(err error) {
+			if !abandoned.Load() {
+				e.logFailed(a, err)
+			}
+		},
+		Logger: e.log.With("agent", a.id),
 		OnOutput: func() {
+			if abandoned.Load() {
+				return
+			}
 			e.poke()
 			first := !printed.Load() && printed.CompareAndSwap(false, true)
 			if first || a.focused.Load() {
@@ -224,15 +239,61 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 				e.postActivity(a)
 			}
 		},
-		OnBell:   func() { e.postBell(a) },
-		OnNotify: func(t, b string) { e.postNotice(a, t, b) },
-		OnTitle:  func(t string) { e.postTitle(a, t) },
-		OnExit:   func(code int, err error) { e.postExit(a, code, err) },
-	})
-	if err == nil && e.opts.Watchdog != nil {
-		e.opts.Watchdog.Watch(p.Pid())
+		OnBell: func() {
+			if !abandoned.Load() {
+				e.postBell(a)
+			}
+		},
+		OnNotify: func(t, b string) {
+			if !abandoned.Load() {
+				e.postNotice(a, t, b)
+			}
+		},
+		OnTitle: func(t string) {
+			if !abandoned.Load() {
+				e.postTitle(a, t)
+			}
+		},
+		OnExit: func(code int, err error) {
+			if !abandoned.Load() {
+				e.postExit(a, code, err)
+			}
+		},
 	}
-	return p, err
+	type started struct {
+		p   *panes.Pane
+		err error
+	}
+	// The start (fork and exec in a PTY, opening the output log) runs
+	// under a deadline: a command or directory on a file system that does
+	// not answer must not stop the engine.
+	done := make(chan started, 1)
+	go func() {
+		p, err := panes.Start(e.spawner, panes.StartSpec{Argv: argv, Dir: dir, Env: env, Cols: cols, Rows: rows}, opts)
+		if err == nil && e.opts.Watchdog != nil {
+			e.opts.Watchdog.Watch(p.Pid())
+		}
+		done <- started{p, err}
+	}()
+	deadline := e.clock.NewTimer(startTimeout)
+	defer deadline.Stop()
+	select {
+	case r := <-done:
+		return r.p, r.err
+	case <-deadline.C():
+		abandoned.Store(true)
+		go func() {
+			// A start that completes late is ended at once.
+			if r := <-done; r.err == nil {
+				e.log.Warn("a process started after its deadline; ending it", "agent", a.id, "pid", r.p.Pid())
+				r.p.Kill(e.grace())
+				if e.opts.Watchdog != nil {
+					e.opts.Watchdog.Exited(r.p.Pid())
+				}
+			}
+		}()
+		return nil, fmt.Errorf("the process did not start within %s (the system may be overloaded, or the command or its working directory %s may be on a file system that does not answer); close this agent and spawn it again", startTimeout, dir)
+	}
 }
 
 // failStart records a start failure: state failed, the error written into
