@@ -13,11 +13,11 @@ import (
 // frameText is the plain text of a terminal copy, rows joined by "|".
 func frameText(f *vterm.Frame) string {
 	var b strings.Builder
-	for i, l := range f.Lines {
+	for i := range f.Cells {
 		if i > 0 {
 			b.WriteByte('|')
 		}
-		b.WriteString(strings.TrimRight(strings.TrimSuffix(l, "\x1b[m"), " "))
+		b.WriteString(f.Line(i))
 	}
 	return b.String()
 }

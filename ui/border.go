@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"strings"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/internal/oneline"
+	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // borderTop renders a pane's top border with its label:
@@ -16,23 +16,33 @@ import (
 // importance: status entries first, then the title is shortened with "…",
 // then the state badge goes; the pane number and the scrollback position
 // stay as long as they fit at all.
-func (c *composer) borderTop(w int, p *paneFrame, sgr string) string {
+func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.Style) []vterm.Cell {
 	if w < 2 {
-		return ""
+		return dst
+	}
+	plain := func(dst []vterm.Cell) []vterm.Cell {
+		dst = append(dst, st.Cell("┌", 1))
+		for range w - 2 {
+			dst = append(dst, st.Cell("─", 1))
+		}
+		return append(dst, st.Cell("┐", 1))
 	}
 	avail := w - 4 // "┌─" and "─┐"
 	if avail < 0 {
-		return sgr + "┌" + strings.Repeat("─", w-2) + "┐" + sgrReset
+		return plain(dst)
 	}
 	l := &p.label
-	numSGR, titleSGR := c.styles.number, c.styles.title
+	numSt, titleSt := c.looks.number, c.looks.title
 	if p.focused {
-		numSGR, titleSGR = c.styles.numberFocus, c.styles.titleFocus
+		numSt, titleSt = c.looks.numberFocus, c.looks.titleFocus
 	}
-	type piece struct{ text, sgr string }
+	type piece struct {
+		text string
+		st   termrt.Style
+	}
 	var left []piece
 	used := 0
-	add := func(text, style string) bool {
+	add := func(text string, style termrt.Style) bool {
 		tw := ansi.StringWidth(text)
 		if used+tw > avail {
 			return false
@@ -43,15 +53,15 @@ func (c *composer) borderTop(w int, p *paneFrame, sgr string) string {
 	}
 
 	num := " " + l.number + " "
-	if l.number == "" || !add(num, numSGR) {
-		return sgr + "┌" + strings.Repeat("─", w-2) + "┐" + sgrReset
+	if l.number == "" || !add(num, numSt) {
+		return plain(dst)
 	}
 	// Reserve the right part (the scrollback position, only shown in
 	// scrollback mode, where it is what the user looks at) and the badge
 	// before the title gets the rest.
 	var badge, right piece
 	if l.right != "" {
-		right = piece{" " + l.right + " ", c.styles.muted}
+		right = piece{" " + sanitizeLabel(l.right) + " ", c.looks.muted}
 		if rw := ansi.StringWidth(right.text); used+rw+1 > avail {
 			right = piece{}
 		} else {
@@ -59,7 +69,7 @@ func (c *composer) borderTop(w int, p *paneFrame, sgr string) string {
 		}
 	}
 	if l.badge != "" {
-		badge = piece{l.badge + " ", l.badgeSGR}
+		badge = piece{sanitizeLabel(l.badge) + " ", c.badgeStyle(l.badgeSGR)}
 		if bw := ansi.StringWidth(badge.text); used+bw > avail {
 			badge = piece{}
 		} else {
@@ -72,7 +82,7 @@ func (c *composer) borderTop(w int, p *paneFrame, sgr string) string {
 			title = ansi.Truncate(title, room, "…")
 		}
 		if ansi.StringWidth(title) <= room {
-			add(title+" ", titleSGR)
+			add(title+" ", titleSt)
 		}
 	}
 	if badge.text != "" {
@@ -83,37 +93,40 @@ func (c *composer) borderTop(w int, p *paneFrame, sgr string) string {
 		if e == "" {
 			continue
 		}
-		if !add("· "+e+" ", c.styles.entry) {
+		if !add("· "+e+" ", c.looks.entry) {
 			break
 		}
 	}
 
-	var sb strings.Builder
-	sb.Grow(w*4 + 64)
-	sb.WriteString(sgr)
-	sb.WriteString("┌─")
+	dst = append(dst, st.Cell("┌", 1), st.Cell("─", 1))
 	for _, pc := range left {
-		sb.WriteString(sgrReset)
-		sb.WriteString(pc.sgr)
-		sb.WriteString(pc.text)
-		sb.WriteString(sgrReset)
-		sb.WriteString(sgr)
+		dst = termrt.AppendText(dst, pc.text, pc.st)
 	}
 	fill := avail - used
 	if right.text != "" {
 		fill++ // the dash reserved before the right part
 	}
-	sb.WriteString(strings.Repeat("─", max(fill, 0)))
-	if right.text != "" {
-		sb.WriteString(sgrReset)
-		sb.WriteString(right.sgr)
-		sb.WriteString(right.text)
-		sb.WriteString(sgrReset)
-		sb.WriteString(sgr)
+	for range max(fill, 0) {
+		dst = append(dst, st.Cell("─", 1))
 	}
-	sb.WriteString("─┐")
-	sb.WriteString(sgrReset)
-	return sb.String()
+	if right.text != "" {
+		dst = termrt.AppendText(dst, right.text, right.st)
+	}
+	return append(dst, st.Cell("─", 1), st.Cell("┐", 1))
+}
+
+// badgeStyle is the cell style of a badge's SGR prefix, worked out once per
+// prefix.
+func (c *composer) badgeStyle(sgr string) termrt.Style {
+	if st, ok := c.badges[sgr]; ok {
+		return st
+	}
+	if c.badges == nil {
+		c.badges = map[string]termrt.Style{}
+	}
+	st := styleOf(sgr)
+	c.badges[sgr] = st
+	return st
 }
 
 // sanitizeLabel makes text safe for a border or a notification with the

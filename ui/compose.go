@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -58,190 +59,226 @@ type frameStyles struct {
 
 const sgrReset = "\x1b[m"
 
-// drawnPane is a pane's border and content rows, ready to be concatenated.
-type drawnPane struct {
-	box         layout.Rect
-	top, bottom string
-	side        string
-	content     []string
+// frameLooks are frameStyles as cell styles, worked out once.
+type frameLooks struct {
+	border, borderFocus, borderWaiting termrt.Style
+	title, titleFocus                  termrt.Style
+	number, numberFocus                termrt.Style
+	entry, muted                       termrt.Style
+	match                              termrt.Style
 }
 
-// composer builds frames. It keeps its buffers between frames so that
-// steady-state composition allocates little beyond the frame string.
+func newFrameLooks(s frameStyles) frameLooks {
+	l := frameLooks{
+		border: styleOf(s.border), borderFocus: styleOf(s.borderFocus), borderWaiting: styleOf(s.borderWaiting),
+		title: styleOf(s.title), titleFocus: styleOf(s.titleFocus),
+		number: styleOf(s.number), numberFocus: styleOf(s.numberFocus),
+		entry: styleOf(s.entry), muted: styleOf(s.muted),
+		match: styleOf(s.match),
+	}
+	if s.match == "" {
+		l.match = termrt.Style{Attrs: vterm.AttrReverse}
+	}
+	return l
+}
+
+// composer builds frames onto one canvas, which it keeps: a frame redraws
+// only what changed since the last one (the rows of a pane whose content
+// IDs changed, a border whose label changed, the status line), unless the
+// size or the boxes changed. It keeps its buffers between frames, so
+// composing allocates nothing in the steady state.
 type composer struct {
-	styles  frameStyles
-	drawn   []drawnPane
-	rowBufs [][]string
-	// bords caches each pane's border strings, by index in the input:
-	// most frames change a pane's content, not its label.
-	bords   []borderCache
-	order   []int
-	blank   string
-	lastLen int
+	styles frameStyles
+	looks  *frameLooks // styles as cell styles, made on first use
+	cv     termrt.Canvas
+	// bords caches each pane's border cells, by index in the input: most
+	// frames change a pane's content, not its label.
+	bords  []borderCache
+	badges map[string]termrt.Style // badge SGR prefix -> its cell style
+	// borderGen numbers border redraws across panes.
+	borderGen uint64
+	// drawn is what each pane of the last frame put on the canvas; valid
+	// says the canvas holds that frame.
+	drawn   []paneDrawn
+	valid   bool
+	overlap bool // boxes of the last frame overlap: always draw all
+	// The status line as cells, and the string they were decoded from.
+	status      string
+	statusW     int
+	statusCells []vterm.Cell
 }
 
-// compose renders in into one string of in.height rows separated by "\n",
-// each exactly in.width cells wide; the last row is the status line.
-func (c *composer) compose(in *frameInput) string {
+// paneDrawn is what a pane put on the canvas.
+type paneDrawn struct {
+	id      string
+	box     layout.Rect
+	border  uint64   // the border cache's generation drawn
+	hasView bool     // content came from a copy
+	cols    int      // its width
+	ids     []uint64 // the content IDs of its rows
+	mark    *matchMark
+}
+
+// compose draws in onto the composer's canvas (in.height rows of in.width
+// cells; the last row is the status line) and returns it. The canvas stays
+// the composer's: it is valid until the next compose.
+func (c *composer) compose(in *frameInput) *termrt.Canvas {
+	if c.looks == nil {
+		l := newFrameLooks(c.styles)
+		c.looks = &l
+	}
+	cv := &c.cv
 	if in.notice != "" || in.width <= 0 || in.height <= 0 {
-		return fitLine(in.notice, in.width)
+		cv.Resize(in.width, min(in.height, 1))
+		cv.Text(0, 0, cv.W, in.notice, termrt.Style{})
+		c.valid = false
+		return cv
 	}
 	w, h := in.width, in.height
 	paneH := h - 1 // the bottom row is the status line
-	if len(c.blank) < w {
-		c.blank = strings.Repeat(" ", w)
+	full := !c.valid || c.overlap || cv.W != w || cv.H != h || len(c.drawn) != len(in.panes)
+	for i := 0; !full && i < len(in.panes); i++ {
+		full = c.drawn[i].id != in.panes[i].id || c.drawn[i].box != in.panes[i].box
+	}
+	if full {
+		cv.Resize(w, h)
+		c.overlap = overlapping(in.panes)
+		for len(c.drawn) < len(in.panes) {
+			c.drawn = append(c.drawn, paneDrawn{})
+		}
+		c.drawn = c.drawn[:len(in.panes)]
 	}
 
-	// Render each pane's border and content rows once.
-	for len(c.rowBufs) < len(in.panes) {
-		c.rowBufs = append(c.rowBufs, nil)
-	}
-	c.drawn = c.drawn[:0]
-	for i := range in.panes {
+	// Earlier panes win where boxes overlap: draw them last.
+	for i := len(in.panes) - 1; i >= 0; i-- {
 		p := &in.panes[i]
 		b := p.box
+		c.drawn[i].id, c.drawn[i].box = p.id, b
 		if b.W < 2 || b.H < 2 || b.X < 0 || b.Y < 0 || b.X >= w || b.Y >= paneH {
 			continue
 		}
-		sgr := c.styles.border
-		switch {
-		case p.waiting:
-			sgr = c.styles.borderWaiting
-		case p.focused:
-			sgr = c.styles.borderFocus
-		}
-		top, bottom, side := c.borders(i, b.W, p, sgr)
-		c.drawn = append(c.drawn, drawnPane{
-			box:     b,
-			top:     top,
-			bottom:  bottom,
-			side:    side,
-			content: contentRows(p, b.W-2, b.H-2, &c.rowBufs[i]),
-		})
-		if mk := p.mark; mk != nil && mk.row >= 0 && mk.row < b.H-2 {
-			d := &c.drawn[len(c.drawn)-1]
-			d.content[mk.row] = highlight(d.content[mk.row], mk.col, mk.width, b.W-2, c.styles.match)
-		}
+		c.drawPane(cv, i, p, paneH, full)
 	}
 
-	var sb strings.Builder
-	sb.Grow(c.lastLen + c.lastLen/8 + 64)
-	var row strings.Builder
-	for y := 0; y < paneH; y++ {
-		c.rowOrder(y)
-		overflow := false
-		for _, i := range c.order {
-			if b := c.drawn[i].box; b.X+b.W > w {
-				overflow = true
+	if full || c.statusCells == nil || in.status != c.status || w != c.statusW {
+		c.status, c.statusW = in.status, w
+		c.statusCells = decodeStyled(in.status, w)
+		cv.Put(h-1, 0, w, c.statusCells)
+	}
+	c.valid = true
+	return cv
+}
+
+// overlapping reports whether any two boxes overlap (a resize in flight).
+func overlapping(ps []paneFrame) bool {
+	for i := range ps {
+		a := ps[i].box
+		for j := i + 1; j < len(ps); j++ {
+			b := ps[j].box
+			if a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H {
+				return true
 			}
 		}
-		if !overflow {
-			c.writeRow(&sb, y, w)
-		} else {
-			// A box reaching past the right edge (a resize in flight): build
-			// the row apart and cut it to the screen.
-			row.Reset()
-			c.writeRow(&row, y, w)
-			sb.WriteString(fitLine(row.String(), w))
-		}
-		sb.WriteByte('\n')
 	}
-	sb.WriteString(fitLine(in.status, w))
-	out := sb.String()
-	c.lastLen = len(out)
-	return out
+	return false
 }
 
-// reset forgets the cached borders, so the next frame draws them anew.
-func (c *composer) reset() { c.bords = c.bords[:0] }
-
-// rowOrder fills c.order with the drawn boxes crossing screen row y, sorted
-// by X (insertion sort: there are few boxes per row).
-func (c *composer) rowOrder(y int) {
-	c.order = c.order[:0]
-	for i := range c.drawn {
-		b := c.drawn[i].box
-		if y < b.Y || y >= b.Y+b.H {
-			continue
-		}
-		c.order = append(c.order, i)
-		for j := len(c.order) - 1; j > 0 && c.drawn[c.order[j-1]].box.X > b.X; j-- {
-			c.order[j-1], c.order[j] = c.order[j], c.order[j-1]
-		}
-	}
-}
-
-// writeRow writes screen row y: boxes in X order, gaps as blanks.
-func (c *composer) writeRow(sb *strings.Builder, y, w int) {
-	x := 0
-	for _, i := range c.order {
-		d := &c.drawn[i]
-		if d.box.X < x { // overlapping boxes: the first one wins
-			continue
-		}
-		sb.WriteString(c.blank[:d.box.X-x])
-		switch y - d.box.Y {
-		case 0:
-			sb.WriteString(d.top)
-		case d.box.H - 1:
-			sb.WriteString(d.bottom)
-		default:
-			sb.WriteString(d.side)
-			sb.WriteString(d.content[y-d.box.Y-1])
-			sb.WriteString(d.side)
-		}
-		x = d.box.X + d.box.W
-	}
-	if x < w {
-		sb.WriteString(c.blank[:w-x])
-	}
-}
-
-// contentRows returns the h rows of a pane's content, each exactly w cells
-// wide, from the pane's copy of its terminal (taken under one lock, so the
-// rows are consistent). Terminals are normally sized to their content
-// rect, so rows are used as rendered; during a resize in flight they are
-// cut or padded.
-func contentRows(p *paneFrame, w, h int, buf *[]string) []string {
-	rows := (*buf)[:0]
-	if h <= 0 {
-		*buf = rows
-		return rows
-	}
-	if p.view == nil {
-		blank := strings.Repeat(" ", w)
-		for range h {
-			rows = append(rows, blank)
-		}
-		*buf = rows
-		return rows
-	}
-	cols := p.view.Cols
-	rows = append(rows, p.view.Lines[:min(len(p.view.Lines), h)]...)
-	if cols != w {
-		for i, r := range rows {
-			rows[i] = fitCells(r, cols, w)
-		}
-	}
-	if len(rows) < h {
-		blank := strings.Repeat(" ", w)
-		for len(rows) < h {
-			rows = append(rows, blank)
-		}
-	}
-	*buf = rows
-	return rows
-}
-
-// fitCells cuts or pads a row that is have cells wide to exactly want cells.
-func fitCells(s string, have, want int) string {
+// drawPane draws pane p (at index i of the input) with its borders, its
+// content rows above row limit: all of it with full, else what changed
+// since the last frame.
+func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, full bool) {
+	d := &c.drawn[i]
+	b := p.box
+	st := c.looks.border
 	switch {
-	case have == want:
-		return s
-	case have < want:
-		return s + strings.Repeat(" ", want-have)
+	case p.waiting:
+		st = c.looks.borderWaiting
+	case p.focused:
+		st = c.looks.borderFocus
 	}
-	return fitLine(s, want)
+	bc := c.borders(i, b.W, p, st)
+	right := b.X + b.W
+	w, h := b.W-2, b.H-2
+	if full || bc.gen != d.border {
+		cv.Put(b.Y, b.X, right, bc.top)
+		if y := b.Y + b.H - 1; y < limit {
+			cv.Put(y, b.X, right, bc.bottom)
+		}
+		for y := b.Y + 1; y < min(b.Y+1+h, limit); y++ {
+			r := cv.Row(y)
+			r[b.X] = bc.side
+			if right-1 < cv.W {
+				r[right-1] = bc.side
+			}
+		}
+		d.border = bc.gen
+	}
+
+	var rows [][]vterm.Cell
+	var ids []uint64
+	cols := 0
+	if p.view != nil {
+		rows = p.view.Cells[:min(len(p.view.Cells), h)]
+		ids, cols = p.view.IDs, p.view.Cols
+	}
+	markMoved := (p.mark == nil) != (d.mark == nil) || (p.mark != nil && *p.mark != *d.mark)
+	all := full || markMoved || (p.view != nil) != d.hasView || cols != d.cols
+	markRow := -1 // the row under the mark, when drawn again
+	for j := 0; j < h; j++ {
+		y := b.Y + 1 + j
+		if y >= limit {
+			break
+		}
+		if j >= len(rows) {
+			if all {
+				cv.Fill(y, b.X+1, b.X+1+w, termrt.Blank)
+			}
+			continue
+		}
+		if !all && j < len(ids) && j < len(d.ids) && ids[j] != 0 && ids[j] == d.ids[j] {
+			continue // the same cells as on the canvas
+		}
+		if p.mark != nil && p.mark.row == j {
+			markRow = j
+		}
+		cv.Put(y, b.X+1, b.X+1+w, rows[j])
+		if len(rows[j]) < w {
+			cv.Fill(y, b.X+1+len(rows[j]), b.X+1+w, termrt.Blank)
+		}
+	}
+	d.hasView, d.cols = p.view != nil, cols
+	d.ids = append(d.ids[:0], ids...)
+	d.mark = nil
+	if mk := p.mark; mk != nil {
+		m := *mk
+		d.mark = &m
+		if (all || markRow == mk.row) && mk.row >= 0 && mk.row < h && b.Y+1+mk.row < limit {
+			highlight(cv, b.Y+1+mk.row, b.X+1+mk.col, min(mk.width, w-mk.col), c.looks.match)
+		}
+	}
+}
+
+// reset forgets the cached borders and what the canvas holds, so the next
+// frame draws everything anew.
+func (c *composer) reset() {
+	for i := range c.bords {
+		c.bords[i].valid = false // keeping its buffers
+	}
+	c.valid = false
+}
+
+// highlight redraws n cells of row y from column x in the match style,
+// keeping their text.
+func highlight(cv *termrt.Canvas, y, x, n int, st termrt.Style) {
+	if n <= 0 || x < 0 {
+		return
+	}
+	end := min(x+n, cv.W)
+	cv.Clip(y, x, end)
+	r := cv.Row(y)
+	for i := x; i < end; i++ {
+		r[i] = st.Cell(r[i].Content, r[i].Width)
+	}
 }
 
 // fitLine cuts a styled line to at most w cells and pads it to exactly w.
@@ -261,51 +298,44 @@ func fitLine(s string, w int) string {
 	return cut + sgrReset + strings.Repeat(" ", w-ansi.StringWidth(cut))
 }
 
-// highlight redraws cells [col, col+width) of a styled row of w cells in
-// the match style.
-func highlight(row string, col, width, w int, sgr string) string {
-	if col < 0 || width <= 0 || col >= w {
-		return row
-	}
-	end := min(col+width, w)
-	mid := ansi.Strip(ansi.Cut(row, col, end))
-	if sgr == "" {
-		sgr = "\x1b[7m"
-	}
-	return fitLine(ansi.Truncate(row, col, "")+sgrReset+sgr+mid+sgrReset+ansi.TruncateLeft(row, end, ""), w)
-}
-
 // borderCache is one pane's drawn borders and what they were drawn from.
 type borderCache struct {
-	w                 int
-	sgr               string
-	focused, waiting  bool
-	label             paneLabel
-	top, bottom, side string
-	valid             bool
+	w                int
+	st               termrt.Style
+	focused, waiting bool
+	label            paneLabel
+	top, bottom      []vterm.Cell
+	side             vterm.Cell
+	valid            bool
+	gen              uint64 // counts redraws, so a frame knows to put it again
 }
 
-// borders returns the top, bottom and side border strings of pane p (at
-// index i of the input) w cells wide, drawing them again only when what
-// they show changed.
-func (c *composer) borders(i, w int, p *paneFrame, sgr string) (top, bottom, side string) {
+// borders returns pane p's borders (p is at index i of the input) w cells
+// wide in style st, drawing them again only when what they show changed.
+func (c *composer) borders(i, w int, p *paneFrame, st termrt.Style) *borderCache {
 	for len(c.bords) <= i {
 		c.bords = append(c.bords, borderCache{})
 	}
 	bc := &c.bords[i]
 	l, k := &p.label, &bc.label
-	if !bc.valid || bc.w != w || bc.sgr != sgr || bc.focused != p.focused || bc.waiting != p.waiting ||
+	if !bc.valid || bc.w != w || bc.st != st || bc.focused != p.focused || bc.waiting != p.waiting ||
 		l.number != k.number || l.title != k.title || l.badge != k.badge || l.badgeSGR != k.badgeSGR ||
 		l.right != k.right || !slices.Equal(l.entries, k.entries) {
-		bc.top = c.borderTop(w, p, sgr)
-		if !bc.valid || bc.w != w || bc.sgr != sgr {
-			bc.bottom = sgr + "└" + strings.Repeat("─", w-2) + "┘" + sgrReset
-			bc.side = sgr + "│" + sgrReset
+		bc.top = c.borderTop(bc.top[:0], w, p, st)
+		if !bc.valid || bc.w != w || bc.st != st {
+			bc.bottom = append(bc.bottom[:0], st.Cell("└", 1))
+			for range w - 2 {
+				bc.bottom = append(bc.bottom, st.Cell("─", 1))
+			}
+			bc.bottom = append(bc.bottom, st.Cell("┘", 1))
+			bc.side = st.Cell("│", 1)
 		}
-		bc.w, bc.sgr, bc.focused, bc.waiting, bc.valid = w, sgr, p.focused, p.waiting, true
+		bc.w, bc.st, bc.focused, bc.waiting, bc.valid = w, st, p.focused, p.waiting, true
+		c.borderGen++
+		bc.gen = c.borderGen
 		bc.label = *l
 		// The entries slice may be reused by the caller: keep a copy.
 		bc.label.entries = slices.Clone(l.entries)
 	}
-	return bc.top, bc.bottom, bc.side
+	return bc
 }

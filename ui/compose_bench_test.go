@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/colorprofile"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // agentLine is one deterministic line of agent-like output: coloured tool
@@ -115,7 +117,7 @@ func BenchmarkCompose16(b *testing.B) {
 			c := composer{styles: frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m"}}
 			bf.copyViews()
 			frame := c.compose(&bf.in)
-			b.SetBytes(int64(len(frame)))
+			b.SetBytes(int64(len(frame.Cells)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
@@ -133,7 +135,7 @@ func BenchmarkCompose16(b *testing.B) {
 				bf.copyViews()
 				frame = c.compose(&bf.in)
 			}
-			if len(frame) == 0 {
+			if len(frame.Cells) == 0 {
 				b.Fatal("empty frame")
 			}
 		})
@@ -145,4 +147,60 @@ func TestBench16FrameIsWellFormed(t *testing.T) {
 	var c composer
 	bf.copyViews()
 	checkWidths(t, c.compose(&bf.in), 240, 70)
+}
+
+// BenchmarkEchoFrame16 is the whole frame path of one echoed key in a
+// 240x70 session of 16 panes: the pane copies, composition, the copies the
+// screen and the mirror take, and the writer's diff.
+func BenchmarkEchoFrame16(b *testing.B) {
+	bf := newBench16(b)
+	c := composer{styles: frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m"}}
+	bf.copyViews()
+	d := termrt.NewDiff(colorprofile.TrueColor, "xterm-256color", false)
+	var scr, mirror termrt.Canvas
+	out := d.Append(nil, c.compose(&bf.in), true)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		_, _ = bf.terms[0].Write([]byte("x"))
+		b.StartTimer()
+		bf.copyViews()
+		cv := c.compose(&bf.in)
+		// What the runtime does: the screen and the mirror copy the rows
+		// written, the writer diffs those.
+		scr.CopyDirty(cv)
+		mirror.CopyDirty(cv)
+		cv.ClearDirty()
+		out = d.Append(out[:0], &scr, false)
+		scr.ClearDirty()
+	}
+	if len(out) == 0 || len(out) > 64 {
+		b.Fatalf("an echo wrote %q", out)
+	}
+}
+
+// BenchmarkFullRedraw16 is prefix r in a 240x70 session of 16 panes: the
+// frame composed from scratch, copied by the screen and the mirror, and
+// every cell sent again after a clear.
+func BenchmarkFullRedraw16(b *testing.B) {
+	bf := newBench16(b)
+	c := composer{styles: frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m"}}
+	bf.copyViews()
+	d := termrt.NewDiff(colorprofile.TrueColor, "xterm-256color", false)
+	var scr, mirror termrt.Canvas
+	out := d.Append(nil, c.compose(&bf.in), true)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		c.reset()
+		bf.copyViews()
+		cv := c.compose(&bf.in)
+		scr.CopyDirty(cv)
+		mirror.CopyDirty(cv)
+		cv.ClearDirty()
+		out = d.Append(out[:0], &scr, true)
+		scr.ClearDirty()
+	}
+	b.ReportMetric(float64(len(out)), "bytes/frame")
 }

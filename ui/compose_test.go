@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,40 +9,65 @@ import (
 
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // fakeView is a terminal copy of fixed plain rows, cols cells wide.
 func fakeView(cols int, rows ...string) *vterm.Frame {
 	f := &vterm.Frame{Cols: cols, Rows: len(rows)}
 	for _, r := range rows {
-		f.Lines = append(f.Lines, r+strings.Repeat(" ", cols-ansi.StringWidth(r))+sgrReset)
+		cs := termrt.AppendText(nil, r, termrt.Style{})
+		for len(cs) < cols {
+			cs = append(cs, termrt.Blank)
+		}
+		f.Cells = append(f.Cells, cs)
 	}
 	return f
 }
 
 // screenRows is a composed frame as plain text rows.
-func screenRows(frame string) []string {
-	rows := strings.Split(frame, "\n")
-	for i, r := range rows {
-		rows[i] = ansi.Strip(r)
+func screenRows(cv *termrt.Canvas) []string {
+	rows := make([]string, cv.H)
+	for y := range rows {
+		var b strings.Builder
+		for _, c := range cv.Row(y) {
+			b.WriteString(c.Content)
+		}
+		rows[y] = b.String()
 	}
 	return rows
 }
 
-func checkWidths(t *testing.T, frame string, w, h int) {
+// screenText is a composed frame as plain text, rows joined by "\n".
+func screenText(cv *termrt.Canvas) string { return strings.Join(screenRows(cv), "\n") }
+
+// checkWidths checks the canvas size and that every row is w cells wide
+// with each wide character whole.
+func checkWidths(t *testing.T, cv *termrt.Canvas, w, h int) {
 	t.Helper()
-	rows := strings.Split(frame, "\n")
-	if len(rows) != h {
-		t.Fatalf("frame has %d rows, want %d", len(rows), h)
+	if cv.W != w || cv.H != h {
+		t.Fatalf("frame is %dx%d, want %dx%d", cv.W, cv.H, w, h)
 	}
-	for i, r := range rows {
-		if got := ansi.StringWidth(r); got != w {
-			t.Errorf("row %d is %d cells wide, want %d: %q", i, got, w, ansi.Strip(r))
+	for y := 0; y < h; y++ {
+		r := cv.Row(y)
+		for x := 0; x < len(r); x++ {
+			switch r[x].Width {
+			case 2:
+				if x+1 >= len(r) || r[x+1].Width != 0 {
+					t.Errorf("row %d: wide character at %d without its right half", y, x)
+				}
+				x++
+			case 0:
+				t.Errorf("row %d: right half at %d without its left half", y, x)
+			}
+		}
+		if got := ansi.StringWidth(screenRows(cv)[y]); got != w {
+			t.Errorf("row %d is %d cells wide, want %d", y, got, w)
 		}
 	}
 }
 
-func compare(t *testing.T, frame, want string) {
+func compare(t *testing.T, frame *termrt.Canvas, want string) {
 	t.Helper()
 	want = strings.TrimPrefix(want, "\n")
 	got := strings.Join(screenRows(frame), "\n")
@@ -80,25 +106,25 @@ func TestComposeBordersTitlesBadges(t *testing.T) {
 }
 
 func TestComposeStylesFocusAndWaiting(t *testing.T) {
-	st := frameStyles{border: "<b>", borderFocus: "<f>", borderWaiting: "<w>"}
+	st := frameStyles{border: "\x1b[31m", borderFocus: "\x1b[32m", borderWaiting: "\x1b[33m"}
 	c := composer{styles: st}
-	mk := func(focused, waiting bool) string {
+	mk := func(focused, waiting bool) vterm.Cell {
 		in := frameInput{width: 10, height: 4, panes: []paneFrame{{id: "x", box: layout.Rect{W: 10, H: 3}, focused: focused, waiting: waiting, label: paneLabel{number: "1"}}}}
-		return strings.Split(c.compose(&in), "\n")[1]
+		return c.compose(&in).Row(1)[0]
 	}
-	if got := mk(false, false); !strings.HasPrefix(got, "<b>│") {
-		t.Errorf("plain border = %q", got)
+	if got := mk(false, false); got.Content != "│" || got.Fg != vterm.IndexedColor(1) {
+		t.Errorf("plain border = %+v", got)
 	}
-	if got := mk(true, false); !strings.HasPrefix(got, "<f>│") {
-		t.Errorf("focused border = %q", got)
+	if got := mk(true, false); got.Content != "│" || got.Fg != vterm.IndexedColor(2) {
+		t.Errorf("focused border = %+v", got)
 	}
-	if got := mk(true, true); !strings.HasPrefix(got, "<w>│") {
-		t.Errorf("waiting border should win over focus, got %q", got)
+	if got := mk(true, true); got.Content != "│" || got.Fg != vterm.IndexedColor(3) {
+		t.Errorf("waiting border should win over focus, got %+v", got)
 	}
 }
 
 func TestBorderTopTruncation(t *testing.T) {
-	var c composer
+	c := composer{looks: &frameLooks{}}
 	tests := []struct {
 		name  string
 		w     int
@@ -125,7 +151,11 @@ func TestBorderTopTruncation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := paneFrame{label: tt.label}
-		got := ansi.Strip(c.borderTop(tt.w, &p, ""))
+		var b strings.Builder
+		for _, cl := range c.borderTop(nil, tt.w, &p, termrt.Style{}) {
+			b.WriteString(cl.Content)
+		}
+		got := b.String()
 		if got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
 		}
@@ -194,27 +224,104 @@ func TestComposeTooSmallNotice(t *testing.T) {
 	var c composer
 	in := frameInput{width: 60, height: 4, notice: "terminal too small: 60x4, need at least 20x6"}
 	got := c.compose(&in)
-	if strings.Contains(got, "\n") || strings.TrimSpace(ansi.Strip(got)) != in.notice {
-		t.Errorf("notice frame = %q", got)
+	if got.H != 1 || strings.TrimSpace(screenText(got)) != in.notice {
+		t.Errorf("notice frame = %q", screenText(got))
 	}
 	in = frameInput{width: 10, height: 2, notice: "terminal too small: 10x2, need at least 20x6"}
-	if got := c.compose(&in); ansi.StringWidth(got) != 10 {
-		t.Errorf("notice not cut to the width: %q", got)
+	if got := c.compose(&in); got.W != 10 || screenText(got) != "terminal t" {
+		t.Errorf("notice not cut to the width: %q", screenText(got))
 	}
 	in = frameInput{width: 0, height: 0, notice: "terminal too small: 0x0, need at least 20x6"}
-	if got := c.compose(&in); got != "" {
-		t.Errorf("0x0 frame = %q, want empty", got)
+	if got := c.compose(&in); screenText(got) != "" {
+		t.Errorf("0x0 frame = %q, want empty", screenText(got))
 	}
 }
 
-func TestSplice(t *testing.T) {
-	line := "\x1b[31m日本語abc\x1b[m"
-	got := splice(line, "XY", 1, 9)
-	if s := ansi.Strip(got); s != " XY 語abc" || ansi.StringWidth(got) != 9 {
-		t.Errorf("splice = %q (%q)", got, ansi.Strip(got))
+// TestCanvasPutCutsWideCharacters draws cells over a row with wide
+// characters: a wide character cut by either edge of what is drawn leaves
+// a blank in its own style, and what is drawn is cut at the canvas edge.
+func TestCanvasPutCutsWideCharacters(t *testing.T) {
+	var cv termrt.Canvas
+	cv.Resize(9, 1)
+	red := termrt.Style{Fg: vterm.IndexedColor(1)}
+	cv.Text(0, 0, 9, "日本語abc", red)
+	cv.Put(0, 1, 9, termrt.AppendText(nil, "XY", termrt.Style{}))
+	if got := screenText(&cv); got != " XY 語abc" {
+		t.Errorf("put = %q", got)
 	}
-	got = splice("abcdef", "XYZW", 4, 6)
-	if s := ansi.Strip(got); s != "abcdXY" {
-		t.Errorf("splice at the edge = %q", s)
+	if c := cv.Row(0)[0]; c.Fg != red.Fg || c.Content != " " {
+		t.Errorf("the cut left half = %+v, want a blank in its style", c)
+	}
+	checkWidths(t, &cv, 9, 1)
+
+	cv.Resize(6, 1)
+	cv.Text(0, 0, 6, "abcdef", termrt.Style{})
+	cv.Put(0, 4, 6, termrt.AppendText(nil, "XYZW", termrt.Style{}))
+	if got := screenText(&cv); got != "abcdXY" {
+		t.Errorf("put at the edge = %q", got)
+	}
+	// A wide character that does not fit before the edge is not drawn
+	// half: it becomes a blank.
+	cv.Put(0, 5, 6, termrt.AppendText(nil, "語", termrt.Style{}))
+	if got := screenText(&cv); got != "abcdX " {
+		t.Errorf("wide put at the edge = %q", got)
+	}
+	checkWidths(t, &cv, 6, 1)
+}
+
+// TestComposeRedrawsOnlyWhatChangedYetEqualsAFullDraw: a composer that
+// keeps its canvas and redraws only what changed gives, frame after frame,
+// exactly the canvas a fresh composer draws from the same input; and a
+// frame where one pane printed marks only the rows that changed.
+func TestComposeRedrawsOnlyWhatChangedYetEqualsAFullDraw(t *testing.T) {
+	bf := newBench16(t)
+	st := frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m", match: "\x1b[7m"}
+	kept := composer{styles: st}
+	bf.copyViews()
+	kept.compose(&bf.in).ClearDirty()
+	for i := range 60 {
+		switch i % 6 {
+		case 0: // one pane prints a character
+			_, _ = bf.terms[i%len(bf.terms)].Write([]byte("x"))
+		case 1: // several panes print lines
+			for j := range 4 {
+				bf.feed(bf.terms[(i+j)%len(bf.terms)])
+			}
+		case 2: // a badge changes
+			bf.in.panes[i%len(bf.in.panes)].label.badge = "● running " + string(rune('a'+i%26))
+		case 3: // a search match appears, moves or goes
+			p := &bf.in.panes[1]
+			if p.mark == nil {
+				p.mark = &matchMark{row: i % 5, col: 2, width: 3}
+			} else {
+				p.mark = nil
+			}
+		case 4: // focus moves, the status line changes
+			for j := range bf.in.panes {
+				bf.in.panes[j].focused = j == i%len(bf.in.panes)
+			}
+			bf.in.status = "status " + string(rune('a'+i%26))
+		case 5: // a pane redraws everything
+			bf.redraw(bf.terms[i%len(bf.terms)])
+		}
+		bf.copyViews()
+		got := kept.compose(&bf.in)
+		fresh := composer{styles: st}
+		want := fresh.compose(&bf.in)
+		if !slices.Equal(got.Cells, want.Cells) {
+			t.Fatalf("frame %d (change %d): the kept canvas differs from a full draw:\n%s\n--- want\n%s", i, i%6, screenText(got), screenText(want))
+		}
+		if i%6 == 0 {
+			n := 0
+			for y := range got.H {
+				if got.Dirty(y) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("frame %d: one printed character marked %d rows", i, n)
+			}
+		}
+		got.ClearDirty()
 	}
 }

@@ -118,7 +118,8 @@ func TestOverlaysKeepFrameShape(t *testing.T) {
 			if m.overlay == nil {
 				t.Fatalf("%v at %dx%d: no overlay", keys, sz[0], sz[1])
 			}
-			checkWidths(t, m.View().Content, sz[0], sz[1])
+			m.View()
+			checkWidths(t, m.final, sz[0], sz[1])
 		}
 	}
 }
@@ -189,13 +190,13 @@ func TestIdleSessionArmsNoSecondTimer(t *testing.T) {
 	if len(armed) != 1 || armed[0] != want {
 		t.Fatalf("timers armed = %v, want one of %v (12:01:10, the first ten seconds after every minute change)", armed, want)
 	}
-	if v := m.View().Content; !strings.Contains(v, "○ idle <1m") || !strings.Contains(v, "▲ waiting <1m") {
+	if v := viewText(m); !strings.Contains(v, "○ idle <1m") || !strings.Contains(v, "▲ waiting <1m") {
 		t.Fatalf("frame lacks the resting badges:\n%s", v)
 	}
 	now = now.Add(want)
 	armed = armed[:0]
 	m.Update(labelTickMsg{gen: m.labelGen})
-	v := m.View().Content
+	v := viewText(m)
 	for _, b := range []string{"○ idle 1m", "▲ waiting 1m"} {
 		if !strings.Contains(v, b) {
 			t.Errorf("after the refresh the frame lacks %q:\n%s", b, v)

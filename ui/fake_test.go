@@ -2,12 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
@@ -17,6 +19,7 @@ import (
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/themes"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // fakeEngine records what the UI asks of the engine.
@@ -180,4 +183,40 @@ func altArrowsConfig() config.Config {
 	cfg := config.Default()
 	cfg.Keys.AltArrowsFocus = true
 	return cfg
+}
+
+// viewText brings the model's frame up to date and returns it as styled
+// text, rows joined by "\n".
+func viewText(m *Model) string {
+	m.View()
+	return m.final.String()
+}
+
+// hasStyled reports whether text appears on a row of cv in style st.
+func hasStyled(cv *termrt.Canvas, text string, st termrt.Style) bool {
+	want := termrt.AppendText(nil, text, st)
+	for y := 0; y < cv.H; y++ {
+		r := cv.Row(y)
+		for x := 0; x+len(want) <= len(r); x++ {
+			if slices.Equal(r[x:x+len(want)], want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cvOf is a canvas of styled rows (agentgrid's own SGR), as wide as the
+// widest.
+func cvOf(rows ...string) *termrt.Canvas {
+	w := 0
+	for _, r := range rows {
+		w = max(w, ansi.StringWidth(r))
+	}
+	cv := &termrt.Canvas{}
+	cv.Resize(w, len(rows))
+	for y, r := range rows {
+		cv.Put(y, 0, w, decodeStyled(r, w))
+	}
+	return cv
 }

@@ -442,6 +442,7 @@ func (m *Model) render() {
 	}
 	if m.topDirty {
 		m.final = m.drawOverlay(m.base)
+		m.gen++
 		m.cursor = m.paneCursor()
 		if m.overlay != nil {
 			m.cursor = m.overlay.Cursor()

@@ -190,13 +190,13 @@ func TestFramePumpUrgentCutsAWait(t *testing.T) {
 
 func TestFrameNotRecomposedWhenNothingChanged(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
-	first := m.final
+	first := m.gen
 	m.Update(frameMsg{})
 	if m.baseDirty {
 		t.Error("an unchanged snapshot marked the frame dirty")
 	}
 	m.View()
-	if m.final != first {
+	if m.gen != first {
 		t.Error("frame changed without a change")
 	}
 	// Output in a pane changes its Seq: the frame is recomposed.
@@ -206,7 +206,7 @@ func TestFrameNotRecomposedWhenNothingChanged(t *testing.T) {
 		t.Fatal("pane output did not mark the frame dirty")
 	}
 	m.View()
-	if !strings.Contains(ansi.Strip(m.final), "more output") {
+	if !strings.Contains(ansi.Strip(m.final.String()), "more output") {
 		t.Error("new output not drawn")
 	}
 }
@@ -215,28 +215,28 @@ func TestTooSmallNotice(t *testing.T) {
 	for _, sz := range [][2]int{{18, 4}, {19, 24}, {80, 5}, {0, 0}, {1, 1}} {
 		m, _ := newTestModel(t, testSnapshot())
 		m.Update(teaWindowSize(sz[0], sz[1]))
-		v := m.View()
-		if strings.Contains(v.Content, "\n") {
+		content := viewText(m)
+		if strings.Contains(content, "\n") {
 			t.Errorf("%dx%d: notice spans several rows", sz[0], sz[1])
 		}
-		if w := ansi.StringWidth(v.Content); w > sz[0] {
+		if w := ansi.StringWidth(content); w > sz[0] {
 			t.Errorf("%dx%d: notice %d cells wide", sz[0], sz[1], w)
 		}
-		if sz[0] >= 40 && !strings.Contains(v.Content, "terminal too small") {
-			t.Errorf("%dx%d: content %q", sz[0], sz[1], v.Content)
+		if sz[0] >= 40 && !strings.Contains(content, "terminal too small") {
+			t.Errorf("%dx%d: content %q", sz[0], sz[1], content)
 		}
 	}
 	m, _ := newTestModel(t, testSnapshot())
 	m.Update(teaWindowSize(60, 4))
 	want := "terminal too small: 60x4, need at least 20x6"
-	if got := strings.TrimSpace(ansi.Strip(m.View().Content)); got != want {
+	if got := strings.TrimSpace(ansi.Strip(viewText(m))); got != want {
 		t.Errorf("notice = %q, want %q", got, want)
 	}
 	// The engine's layout can also say it is too small.
 	snap := testSnapshot()
 	snap.TooSmall = true
 	m, _ = newTestModel(t, snap)
-	if !strings.Contains(m.View().Content, "terminal too small: 80x24") {
+	if !strings.Contains(viewText(m), "terminal too small: 80x24") {
 		t.Error("layout TooSmall not shown")
 	}
 }
@@ -244,16 +244,8 @@ func TestTooSmallNotice(t *testing.T) {
 func TestFrameDrawsAllPanesAndStatus(t *testing.T) {
 	m, _ := newTestModel(t, testSnapshot())
 	v := m.View()
-	rows := strings.Split(v.Content, "\n")
-	if len(rows) != 24 {
-		t.Fatalf("%d rows", len(rows))
-	}
-	for i, r := range rows {
-		if w := ansi.StringWidth(r); w != 80 {
-			t.Errorf("row %d is %d wide", i, w)
-		}
-	}
-	plain := ansi.Strip(v.Content)
+	checkWidths(t, m.final, 80, 24)
+	plain := ansi.Strip(m.final.String())
 	for _, want := range []string{"─ 0 main-title ● running 12s", "─ 1 a1-title ● running 12s", "─ 2 a2-title ○ idle <1m", "building", "1 running", "1 idle"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("frame lacks %q:\n%s", want, plain)
@@ -272,7 +264,7 @@ func TestStatusEntriesInBorder(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
 	eng.status.Set("tests", "42/50", "a1", "cli", 0)
 	m.Update(frameMsg{})
-	plain := ansi.Strip(m.View().Content)
+	plain := ansi.Strip(viewText(m))
 	if !strings.Contains(plain, "● running 12s · 42/50 ") {
 		t.Errorf("agent status not in its border:\n%s", plain)
 	}
@@ -286,7 +278,7 @@ func TestFinishedPaneShowsExitStatus(t *testing.T) {
 	snap.Panes[0].Agent.ExitCode = &code
 	snap.Panes[0].Agent.Ended = &end
 	m, _ := newTestModel(t, snap)
-	if plain := ansi.Strip(m.View().Content); !strings.Contains(plain, "─ 1 a1-title ✗ exit 3 · 1m00s") {
+	if plain := ansi.Strip(viewText(m)); !strings.Contains(plain, "─ 1 a1-title ✗ exit 3 · 1m00s") {
 		t.Errorf("exit status missing:\n%s", plain)
 	}
 }
@@ -312,7 +304,7 @@ func TestWaitingRingsBellOnce(t *testing.T) {
 	}
 	// The waiting pane's border uses the waiting colour.
 	m.View()
-	if !strings.Contains(m.base, m.ui.frame.borderWaiting+"┌") {
+	if !hasStyled(m.base, "┌", styleOf(m.ui.frame.borderWaiting)) {
 		t.Error("waiting border not highlighted")
 	}
 }

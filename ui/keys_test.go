@@ -102,7 +102,7 @@ func TestPrefixTwiceSendsPrefix(t *testing.T) {
 	if !m.prefixArmed {
 		t.Fatal("prefix not armed")
 	}
-	if !strings.Contains(m.final, " ctrl+b ") {
+	if !strings.Contains(m.final.String(), " ctrl+b ") {
 		t.Error("status line does not show the armed prefix")
 	}
 	press(t, m, "ctrl+b")
@@ -321,7 +321,7 @@ func TestNewAgentPrompt(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	m.View()
-	if !strings.Contains(m.final, "new agent") {
+	if !strings.Contains(m.final.String(), "new agent") {
 		t.Error("the prompt is not drawn")
 	}
 	if m.cursor == nil {

@@ -2,24 +2,25 @@ package ui
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // Mirror keeps the last frame the session drew, for watchers (agentgrid
 // watch, through the control socket's session.screen). The UI hands it each
-// frame it shows; that costs a pointer store and no work at all while
-// nobody watches: a frame is split into lines only when asked for.
+// frame it shows; that costs a copy of the rows that changed, and the frame
+// is turned into lines of styled text only when a watcher asks for it.
 type Mirror struct {
-	mu      sync.Mutex
-	seq     uint64
-	content string
-	cols    int
-	rows    int
-	cursor  *control.ScreenCursor
+	mu     sync.Mutex
+	seq    uint64
+	cv     termrt.Canvas
+	src    *termrt.Canvas // the session's canvas cv was last copied from
+	lines  []string       // cv as text, made on the first request for this seq
+	cursor *control.ScreenCursor
 	// next is closed when a newer frame arrives, then replaced.
 	next chan struct{}
 }
@@ -28,29 +29,40 @@ type Mirror struct {
 func NewMirror() *Mirror { return &Mirror{next: make(chan struct{})} }
 
 // publish records the frame now on the session's terminal.
-func (m *Mirror) publish(content string, cols, rows int, c *tea.Cursor) {
+func (m *Mirror) publish(cv *termrt.Canvas, c *tea.Cursor) {
 	var cur *control.ScreenCursor
 	if c != nil {
 		cur = &control.ScreenCursor{X: c.X, Y: c.Y}
 	}
 	m.mu.Lock()
 	m.seq++
-	m.content, m.cols, m.rows, m.cursor = content, cols, rows, cur
+	if cv == m.src {
+		m.cv.CopyDirty(cv)
+	} else {
+		m.cv.CopyFrom(cv)
+	}
+	m.src = cv
+	m.lines, m.cursor = nil, cur
 	close(m.next)
 	m.next = make(chan struct{})
 	m.mu.Unlock()
 }
 
-// NextFrame implements orchestrator.ScreenSource.
+// NextFrame implements control.ScreenSource.
 func (m *Mirror) NextFrame(ctx context.Context, after uint64) (control.ScreenFrame, error) {
 	for {
 		m.mu.Lock()
-		seq, content, cols, rows, cur, next := m.seq, m.content, m.cols, m.rows, m.cursor, m.next
-		m.mu.Unlock()
-		f := control.ScreenFrame{Seq: seq, Cols: cols, Rows: rows, Cursor: cur}
-		if seq > 0 {
-			f.Lines = strings.Split(content, "\n")
+		if m.seq > 0 && m.lines == nil {
+			m.lines = make([]string, m.cv.H)
+			var b []byte
+			for y := range m.lines {
+				b = termrt.AppendRowText(b[:0], m.cv.Row(y))
+				m.lines[y] = string(b)
+			}
 		}
+		seq, lines, cols, rows, cur, next := m.seq, m.lines, m.cv.W, m.cv.H, m.cursor, m.next
+		m.mu.Unlock()
+		f := control.ScreenFrame{Seq: seq, Cols: cols, Rows: rows, Cursor: cur, Lines: lines}
 		if seq > after {
 			return f, nil
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/themes"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // engine is what the UI asks of the orchestrator; *orchestrator.Engine
@@ -64,13 +65,15 @@ type Model struct {
 	haveSnap      bool
 
 	comp      composer
-	in        frameInput  // the input of the cached base frame
-	spare     []paneFrame // a dropped input's panes, reused by buildInput
-	status    statusCache // the status line and what it was drawn from
-	base      string      // the composed frame without overlays
-	final     string      // base with the overlay drawn on top
-	baseDirty bool        // in changed: recompose base
-	topDirty  bool        // overlay or status changed: redo final
+	in        frameInput     // the input of the cached base frame
+	spare     []paneFrame    // a dropped input's panes, reused by buildInput
+	status    statusCache    // the status line and what it was drawn from
+	base      *termrt.Canvas // the composed frame without overlays (the composer's)
+	top       termrt.Canvas  // base with the overlay drawn on top, when one is open
+	final     *termrt.Canvas // what the screen shows: base or &top
+	gen       uint64         // counts changes of final, so the loop sees a new frame
+	baseDirty bool           // in changed: recompose base
+	topDirty  bool           // overlay or status changed: redo final
 	cursor    *tea.Cursor
 	mouseMode tea.MouseMode
 
@@ -163,11 +166,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// View implements tea.Model. It returns the cached frame unless something
-// changed since the last call.
+// View implements tea.Model. It brings the frame's canvas up to date (its
+// cells are what Run draws; Content stays empty) and returns the view's
+// other fields: the cursor, the mouse mode and the terminal modes.
 func (m *Model) View() tea.View {
 	m.render()
-	v := tea.NewView(m.final)
+	v := tea.NewView("")
 	v.AltScreen = true
 	v.ReportFocus = true
 	v.MouseMode = m.mouseMode

@@ -53,7 +53,7 @@ func TestWheelScrollsHistoryOrForwards(t *testing.T) {
 		t.Fatalf("wheel up: scroll state %+v", s)
 	}
 	m.View()
-	if !strings.Contains(ansi.Strip(m.final), "[3/") {
+	if !strings.Contains(ansi.Strip(m.final.String()), "[3/") {
 		t.Error("scroll position not shown in the border")
 	}
 	m.Update(tea.MouseWheelMsg{X: 50, Y: 3, Button: tea.MouseWheelDown})
@@ -130,10 +130,10 @@ func TestScrollbackModeKeysAndSearch(t *testing.T) {
 		t.Fatalf("no match: %+v", s)
 	}
 	m.View()
-	if !strings.Contains(ansi.Strip(m.final), "row 7") {
+	if !strings.Contains(ansi.Strip(m.final.String()), "row 7") {
 		t.Error("the match is not on screen")
 	}
-	if !strings.Contains(m.base, m.ui.frame.match+"row 7") {
+	if !hasStyled(m.base, "row 7", styleOf(m.ui.frame.match)) {
 		t.Error("the match is not highlighted")
 	}
 	// "row 1" matches rows 1 and 10..19: n goes on to an older match.
@@ -157,7 +157,7 @@ func TestScrollbackModeKeysAndSearch(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	press(t, m, "enter")
-	if !s.notFound || !strings.Contains(ansi.Strip(m.final), "no match: zzz") {
+	if !s.notFound || !strings.Contains(ansi.Strip(m.final.String()), "no match: zzz") {
 		t.Errorf("missing match not reported: %+v", s)
 	}
 	press(t, m, "q")
@@ -192,7 +192,7 @@ func TestAgentsOverlay(t *testing.T) {
 	snap.Agents = append(snap.Agents, q)
 	m, eng := newTestModel(t, snap)
 	press(t, m, "ctrl+b", "w")
-	plain := ansi.Strip(m.final)
+	plain := ansi.Strip(m.final.String())
 	for _, want := range []string{"agents (4)", "main view", "pane 1", "pane 2", "queued #1", "grid full"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("agents overlay lacks %q:\n%s", want, plain)
@@ -223,7 +223,7 @@ func TestHelpOverlayFromKeymap(t *testing.T) {
 			t.Errorf("help lacks %q", b.desc)
 		}
 	}
-	if !strings.Contains(ansi.Strip(m.final), "After the prefix") {
+	if !strings.Contains(ansi.Strip(m.final.String()), "After the prefix") {
 		t.Error("help not drawn")
 	}
 	press(t, m, "esc")

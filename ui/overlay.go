@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // overlay is a small self-contained widget drawn on top of the frame: the
@@ -111,8 +113,10 @@ func (m *Model) submitPrompt(p *promptOverlay, text string) error {
 	return nil
 }
 
-// drawOverlay returns base with the open overlay drawn on top.
-func (m *Model) drawOverlay(base string) string {
+// drawOverlay returns base with the open overlay drawn on top: base
+// itself when none is open, else the model's top canvas. A wide character
+// cut by the overlay's edge leaves a blank.
+func (m *Model) drawOverlay(base *termrt.Canvas) *termrt.Canvas {
 	if m.overlay == nil || m.in.notice != "" {
 		return base
 	}
@@ -120,43 +124,16 @@ func (m *Model) drawOverlay(base string) string {
 	if len(rows) == 0 {
 		return base
 	}
-	lines := strings.Split(base, "\n")
+	m.top.CopyFrom(base)
 	for i, r := range rows {
 		y := oy + i
-		if y < 0 || y >= len(lines) {
+		if y < 0 || y >= m.top.H || ox >= m.top.W {
 			continue
 		}
-		lines[y] = splice(lines[y], r, ox, m.width)
+		w := min(ansi.StringWidth(r), m.top.W-max(ox, 0))
+		m.top.Put(y, ox, m.top.W, decodeStyled(r, w))
 	}
-	return strings.Join(lines, "\n")
-}
-
-// splice draws the styled segment seg over the styled line at column x.
-func splice(line, seg string, x, width int) string {
-	sw := ansi.StringWidth(seg)
-	if x < 0 || x >= width {
-		return line
-	}
-	if x+sw > width {
-		seg = ansi.Truncate(seg, width-x, "")
-		sw = ansi.StringWidth(seg)
-	}
-	left := ansi.Truncate(line, x, "")
-	if lw := ansi.StringWidth(left); lw < x { // a wide char straddled x
-		left += strings.Repeat(" ", x-lw)
-	}
-	want := width - x - sw
-	right := ansi.TruncateLeft(line, x+sw, "")
-	if rw := ansi.StringWidth(right); rw > want {
-		// A wide char straddled the segment's right edge: blank it.
-		right = " " + ansi.TruncateLeft(line, x+sw+1, "")
-	}
-	if rw := ansi.StringWidth(right); rw < want {
-		right += strings.Repeat(" ", want-rw)
-	} else if rw > want {
-		right = ansi.Truncate(right, want, "")
-	}
-	return left + sgrReset + seg + sgrReset + right
+	return &m.top
 }
 
 // boxStyle is how a widget's frame looks.

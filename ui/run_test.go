@@ -137,7 +137,7 @@ func TestRunRestoresTerminalOnPanic(t *testing.T) {
 	go func() {
 		defer func() { done <- recover() }()
 		_ = run(context.Background(), eng, m, cfg, WithIO(inR, &out), WithSize(80, 24),
-			WithEnv([]string{"TERM=xterm-256color"}), func(o *runOptions) { o.stderr = &errOut })
+			WithEnv([]string{"TERM=xterm-256color"}), func(o *runOptions) { o.rt.Stderr = &errOut })
 	}()
 	eng.changed <- struct{}{}
 	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "a1-title") })
@@ -178,7 +178,7 @@ func TestRedrawKeyRepaintsEverything(t *testing.T) {
 	waitFor(t, "the redrawn frame", func() bool {
 		after := out.String()[mark:]
 		plain := ansi.Strip(after)
-		return strings.Contains(after, seqClear) && strings.Contains(plain, "a1-title") &&
+		return strings.Contains(after, "\x1b[2J") && strings.Contains(plain, "a1-title") &&
 			strings.Contains(plain, "building") && strings.Contains(plain, "done?")
 	})
 }

@@ -66,7 +66,7 @@ func TestSyncUpdateIsNeverDrawnHalfDone(t *testing.T) {
 	clk := &movingClock{t: testNow}
 	var ticks []tickRec
 	m, term := newSyncModel(t, clk, &ticks)
-	if old, new := countRows(m.View().Content); old != 5 || new != 0 {
+	if old, new := countRows(viewText(m)); old != 5 || new != 0 {
 		t.Fatalf("before the update: %d old rows, %d new", old, new)
 	}
 	update := "\x1b[?2026h\x1b[H"
@@ -79,7 +79,7 @@ func TestSyncUpdateIsNeverDrawnHalfDone(t *testing.T) {
 		_, _ = term.Write([]byte(update[i:end]))
 		clk.t = clk.t.Add(time.Millisecond)
 		m.Update(frameMsg{})
-		old, new := countRows(m.View().Content)
+		old, new := countRows(viewText(m))
 		switch {
 		case end == len(update):
 			if old != 0 || new != 5 {
@@ -114,7 +114,7 @@ func TestSyncUpdateTimesOut(t *testing.T) {
 	_, _ = term.Write([]byte("\x1b[?2026h\x1b[H\x1b[2Knew 1\r\n\x1b[2Knew 2"))
 	clk.t = clk.t.Add(300 * time.Millisecond)
 	m.Update(frameMsg{})
-	if old, new := countRows(m.View().Content); old != 5 || new != 0 {
+	if old, new := countRows(viewText(m)); old != 5 || new != 0 {
 		t.Fatalf("during the update: %d old rows, %d new", old, new)
 	}
 	hs := holdTicks()
@@ -128,7 +128,7 @@ func TestSyncUpdateTimesOut(t *testing.T) {
 	}
 	clk.t = clk.t.Add(hs[0].d)
 	m.Update(hs[0].fn(clk.t))
-	if old, new := countRows(m.View().Content); old != 3 || new != 2 {
+	if old, new := countRows(viewText(m)); old != 3 || new != 2 {
 		t.Errorf("after the timeout: %d old rows, %d new; want the live screen (3 old, 2 new)", old, new)
 	}
 }
@@ -167,7 +167,7 @@ func TestFrameNeverMixesTwoWrites(t *testing.T) {
 	for i := 0; i < 300 && torn == 0; i++ {
 		m.Update(frameMsg{})
 		gens := map[string]int{}
-		for _, r := range strings.Split(ansi.Strip(m.View().Content), "\n") {
+		for _, r := range strings.Split(ansi.Strip(viewText(m)), "\n") {
 			if strings.HasPrefix(r, "│gen ") && len(r) > 16 {
 				gens[r[len("│gen "):len("│gen ")+7]]++
 			}

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // watchFPS caps the frames a watcher asks for each second.
@@ -35,78 +36,86 @@ type watchEndMsg struct{ err error }
 // smaller than the session's shows a cropped view and says so in the bottom
 // line. Keys never reach the session, and the mouse is left to the terminal
 // (so text can be selected and copied).
-func Watch(ctx context.Context, session string, next FrameSource, options ...Option) (err error) {
-	opts := runOptions{stderr: os.Stderr}
-	for _, o := range options {
-		o(&opts)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	l := &loop{ctx: ctx, msgs: make(chan tea.Msg)}
+func Watch(ctx context.Context, session string, next FrameSource, opt ...Option) error {
+	opts := options(opt)
 	// No mouse reporting: the mouse stays the terminal's, to select text.
-	width, height, restore, err := l.takeTerminal(cancel, &opts, tea.View{AltScreen: true, WindowTitle: "agentgrid watch " + session})
-	if err != nil {
+	opts.rt.Modes = tea.View{AltScreen: true, WindowTitle: "agentgrid watch " + session}
+	opts.rt.Start = func(p *termrt.Program) {
+		p.Go("the watcher's frame source", func() { fetchFrames(p, next) })
+	}
+	w := &watcher{session: session}
+	if err := termrt.Run(ctx, w, opts.rt); err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
-	defer restore() // also while a panic unwinds
-	go func() {
-		var after uint64
-		for {
-			asked := time.Now()
-			f, err := next(ctx, after)
-			if err != nil {
-				l.send(watchEndMsg{err: err})
-				return
-			}
-			after = f.Seq
-			l.send(watchFrameMsg{f: sanitizeFrame(f)})
-			// At most watchFPS frames a second: while the session floods,
-			// watchers skip frames instead of making it encode every one.
-			if wait := time.Second/watchFPS - time.Since(asked); wait > 0 {
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(wait):
-				}
-			}
-		}
-	}()
-
-	var cur *control.ScreenFrame
-	draw := func(repaint bool) {
-		l.scr.show(watchView(cur, session, width, height), repaint)
+	if w.err != nil && ctx.Err() == nil {
+		return fmt.Errorf("%w: %v", ErrSessionEnded, w.err)
 	}
-	draw(true)
+	return nil
+}
+
+// fetchFrames sends the session's frames to the watcher as they come, at
+// most watchFPS a second: while the session floods, watchers skip frames
+// instead of making it encode every one.
+func fetchFrames(p *termrt.Program, next FrameSource) {
+	ctx := p.Context()
+	var after uint64
 	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case msg := <-l.msgs:
-			switch msg := msg.(type) {
-			case tea.KeyPressMsg:
-				switch msg.String() {
-				case "q", "esc", "ctrl+c":
-					return nil
-				}
-			case tea.WindowSizeMsg:
-				if msg.Width > 0 && msg.Height > 0 {
-					width, height = msg.Width, msg.Height
-					draw(true)
-				}
-			case watchFrameMsg:
-				f := msg.f
-				cur = &f
-				draw(false)
-			case watchEndMsg:
-				if ctx.Err() != nil {
-					return nil
-				}
-				return fmt.Errorf("%w: %v", ErrSessionEnded, msg.err)
+		asked := time.Now()
+		f, err := next(ctx, after)
+		if err != nil {
+			p.Send(watchEndMsg{err: err})
+			return
+		}
+		after = f.Seq
+		p.Send(watchFrameMsg{f: sanitizeFrame(f)})
+		if wait := time.Second/watchFPS - time.Since(asked); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
 			}
 		}
 	}
 }
+
+// watcher is the read-only view of a session, a program of the terminal
+// runtime.
+type watcher struct {
+	session       string
+	cur           *control.ScreenFrame // nil before the first frame
+	width, height int
+	view          termrt.Frame
+	err           error // why the frames stopped
+}
+
+// Update handles keys (q, esc and ctrl+c stop), resizes and frames.
+func (w *watcher) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "q", "esc", "ctrl+c":
+			return tea.Quit
+		}
+		return nil
+	case tea.WindowSizeMsg:
+		w.width, w.height = msg.Width, msg.Height
+	case watchFrameMsg:
+		f := msg.f
+		w.cur = &f
+	case watchEndMsg:
+		w.err = msg.err
+		return tea.Quit
+	default:
+		return nil
+	}
+	gen := w.view.Gen
+	w.view = watchView(w.cur, w.session, w.width, w.height)
+	w.view.Gen = gen + 1
+	return nil
+}
+
+// View returns the frame drawn at the last change.
+func (w *watcher) View() termrt.Frame { return w.view }
 
 // maxWatchLines bounds the rows of a frame the watcher looks at.
 const maxWatchLines = 1000
@@ -127,12 +136,14 @@ func sanitizeFrame(f control.ScreenFrame) control.ScreenFrame {
 // watchView is the watcher's screen for frame f (nil before the first one)
 // in a width x height terminal: the session's rows from the top left,
 // cropped or padded to the width, and a bottom line that names the session
-// and says how to stop.
-func watchView(f *control.ScreenFrame, session string, width, height int) frame {
+// and says how to stop. The rows, sanitized to text and SGR, are turned
+// into cells by a scratch terminal.
+func watchView(f *control.ScreenFrame, session string, width, height int) termrt.Frame {
 	if width <= 0 || height <= 0 {
-		return frame{}
+		return termrt.Frame{Canvas: &termrt.Canvas{}}
 	}
-	rows := make([]string, 0, height)
+	cv := &termrt.Canvas{}
+	cv.Resize(width, height)
 	body := height - 1
 	info := fmt.Sprintf(" watching %s, read-only · q to stop", session)
 	if f == nil {
@@ -140,8 +151,20 @@ func watchView(f *control.ScreenFrame, session string, width, height int) frame 
 	}
 	var cursor *tea.Cursor
 	if f != nil {
-		for y := 0; y < body && y < len(f.Lines); y++ {
-			rows = append(rows, fitLine(f.Lines[y], width))
+		n := min(body, len(f.Lines))
+		if n > 0 {
+			t := vterm.New(width, n, vterm.WithScrollback(0))
+			var b []byte
+			for y := 0; y < n; y++ {
+				b = fmt.Appendf(b, "\x1b[%dH%s", y+1, sgrReset)
+				b = append(b, fitLine(f.Lines[y], width)...)
+			}
+			_, _ = t.Write(b)
+			var fr vterm.Frame
+			t.Frame(&fr, 0)
+			for y, r := range fr.Cells {
+				cv.Put(y, 0, width, r)
+			}
 		}
 		if f.Cols > width || f.Rows > body {
 			info += fmt.Sprintf(" · cropped: the session is %dx%d, enlarge this terminal to %dx%d", f.Cols, f.Rows, f.Cols, f.Rows+1)
@@ -150,11 +173,8 @@ func watchView(f *control.ScreenFrame, session string, width, height int) frame 
 			cursor = tea.NewCursor(c.X, c.Y)
 		}
 	}
-	for len(rows) < body {
-		rows = append(rows, strings.Repeat(" ", width))
-	}
 	info = ansi.Truncate(info, width, "…")
-	info += strings.Repeat(" ", max(width-ansi.StringWidth(info), 0))
-	rows = append(rows, "\x1b[7m"+info+sgrReset)
-	return frame{content: strings.Join(rows, "\n"), cursor: cursor, mouse: tea.MouseModeNone}
+	cv.Fill(height-1, 0, width, termrt.Style{Attrs: vterm.AttrReverse}.Cell(" ", 1))
+	cv.Text(height-1, 0, width, info, termrt.Style{Attrs: vterm.AttrReverse})
+	return termrt.Frame{Canvas: cv, Cursor: cursor, Mouse: tea.MouseModeNone}
 }

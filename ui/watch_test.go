@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 func TestMirrorNextFrame(t *testing.T) {
@@ -19,7 +21,7 @@ func TestMirrorNextFrame(t *testing.T) {
 	if f, err := m.NextFrame(ctx, 0); !errors.Is(err, context.DeadlineExceeded) || f.Seq != 0 {
 		t.Fatalf("before any frame: %+v, %v; want a wait that ends with the context", f, err)
 	}
-	m.publish("ab\ncd", 2, 2, nil)
+	m.publish(cvOf("ab", "cd"), nil)
 	f, err := m.NextFrame(context.Background(), 0)
 	if err != nil || f.Seq != 1 || strings.Join(f.Lines, "|") != "ab|cd" || f.Cols != 2 || f.Rows != 2 || f.Cursor != nil {
 		t.Fatalf("first frame = %+v, %v", f, err)
@@ -29,7 +31,7 @@ func TestMirrorNextFrame(t *testing.T) {
 		f, _ := m.NextFrame(context.Background(), 1)
 		got <- f
 	}()
-	m.publish("xy\nzw", 2, 2, nil)
+	m.publish(cvOf("xy", "zw"), nil)
 	select {
 	case f := <-got:
 		if f.Seq != 2 || f.Lines[0] != "xy" {
@@ -47,7 +49,8 @@ func TestWatchView(t *testing.T) {
 
 	// Smaller than the session: cropped, and the bottom line says so.
 	v := watchView(f, "pair", 10, 3)
-	rows := strings.Split(v.content, "\n")
+	checkWidths(t, v.Canvas, 10, 3)
+	rows := strings.Split(v.Canvas.String(), "\n")
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3", len(rows))
 	}
@@ -59,19 +62,19 @@ func TestWatchView(t *testing.T) {
 	if got := ansi.Strip(rows[0]); got != "redxxxxxxx" {
 		t.Errorf("row 0 = %q", got)
 	}
-	if !strings.Contains(rows[0], "\x1b[31m") {
+	if v.Canvas.Row(0)[0].Fg != vterm.IndexedColor(1) || v.Canvas.Row(0)[3].Fg != 0 {
 		t.Error("colours were lost")
 	}
-	if v.cursor == nil || v.cursor.X != 2 || v.cursor.Y != 1 {
-		t.Errorf("cursor = %+v, want 2,1", v.cursor)
+	if v.Cursor == nil || v.Cursor.X != 2 || v.Cursor.Y != 1 {
+		t.Errorf("cursor = %+v, want 2,1", v.Cursor)
 	}
-	if full := ansi.Strip(watchView(f, "pair", 200, 3).content); !strings.Contains(full, "cropped: the session is 20x3") {
+	if full := ansi.Strip(watchView(f, "pair", 200, 3).Canvas.String()); !strings.Contains(full, "cropped: the session is 20x3") {
 		t.Errorf("a view two rows short does not say it is cropped:\n%s", full)
 	}
 
 	// Larger: padded, all of it shown, no cropping notice.
 	v = watchView(f, "pair", 30, 6)
-	plain := ansi.Strip(v.content)
+	plain := ansi.Strip(v.Canvas.String())
 	rows = strings.Split(plain, "\n")
 	if len(rows) != 6 || !strings.HasPrefix(rows[2], strings.Repeat("z", 20)) || strings.TrimSpace(rows[4]) != "" {
 		t.Fatalf("view:\n%s", plain)
@@ -81,12 +84,12 @@ func TestWatchView(t *testing.T) {
 	}
 
 	// Before the first frame, and a cursor outside the view.
-	if v := ansi.Strip(watchView(nil, "pair", 60, 4).content); !strings.Contains(v, "waiting for the first frame of pair") {
+	if v := ansi.Strip(watchView(nil, "pair", 60, 4).Canvas.String()); !strings.Contains(v, "waiting for the first frame of pair") {
 		t.Errorf("no frame yet:\n%s", v)
 	}
 	f.Cursor = &control.ScreenCursor{X: 15, Y: 0}
-	if v := watchView(f, "pair", 10, 3); v.cursor != nil {
-		t.Errorf("a cursor outside the view is shown at %+v", v.cursor)
+	if v := watchView(f, "pair", 10, 3); v.Cursor != nil {
+		t.Errorf("a cursor outside the view is shown at %+v", v.Cursor)
 	}
 }
 

@@ -15,22 +15,24 @@ const SyncTimeout = time.Second
 // terminal's lock, so a frame composed from it never shows part of a
 // write.
 //
-// Row strings are shared with the terminal's per-row render cache: copying
-// an unchanged row costs a string header, and only rows written since the
-// last copy are rendered again.
+// Rows of cells are shared with the terminal's per-row cache: copying an
+// unchanged row costs a slice header, and only rows written since the last
+// copy are converted again.
 type Frame struct {
 	// Seq is the terminal's Seq for the content copied. While an update is
 	// held back it stays the Seq of the held copy, so a caller that skips
 	// panes whose Seq did not change skips the writes of the update too.
 	Seq uint64
-	// Cols is the width of every line; Rows is len(Lines).
+	// Cols is the width of every row; Rows is len(Cells).
 	Cols, Rows int
-	// Lines are the rows shown, each an ANSI-styled string exactly Cols
-	// cells wide ending with an SGR reset, as RenderRow returns them.
-	Lines []string
-	// IDs name the content of each line: a line whose ID equals one seen in
-	// an earlier Frame of the same terminal has the same cells. Lines taken
-	// from history have ID 0 (they are rendered afresh each time).
+	// Cells are the rows shown, each exactly Cols cells (the right half of
+	// a wide character is a cell of width 0). A row slice is shared and
+	// must not be written to.
+	Cells [][]Cell
+	// IDs name the content of each row: a row whose ID equals one seen in
+	// an earlier Frame of the same terminal has the same cells (the very
+	// same slice). Rows taken from history have ID 0 (they are converted
+	// afresh each time).
 	IDs []uint64
 	// Offset is how many lines back into history the copy starts, after
 	// clamping (0 = the live screen).
@@ -75,9 +77,9 @@ func (t *Terminal) setSync(on bool) {
 //
 // Inside a synchronized update (mode 2026) the live screen is held back:
 // Frame hands out the last copy of the live screen it made before the
-// update began (the strings are immutable and shared), until the child
-// ends the update or SyncTimeout passes. A window into history is never
-// held: the user scrolled back to read what is there.
+// update began (its rows are immutable and shared), until the child ends
+// the update or SyncTimeout passes. A window into history is never held:
+// the user scrolled back to read what is there.
 func (t *Terminal) Frame(dst *Frame, offset int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -91,12 +93,9 @@ func (t *Terminal) Frame(dst *Frame, offset int) {
 		dst.HeldUntil = t.syncStart.Add(SyncTimeout)
 		return
 	}
-	if dst.IDs == nil {
-		dst.IDs = make([]uint64, 0, t.rows) // renderView collects IDs into a non-nil slice
-	}
 	dst.Seq = t.seq
 	dst.Cols, dst.Rows = t.cols, t.rows
-	dst.Lines, dst.IDs = t.renderView(offset, dst.Lines[:0], dst.IDs[:0])
+	dst.Cells, dst.IDs = t.cellsView(offset, dst.Cells[:0], dst.IDs[:0])
 	dst.Offset = offset
 	dst.HistLen = t.histLen()
 	dst.Cursor = Cursor{X: t.cur.x, Y: t.cur.y, Visible: t.cursorVisible, Style: t.cursorStyle}
@@ -119,7 +118,7 @@ func (t *Terminal) holding() bool {
 
 // copyFrame copies src into dst, reusing dst's slices.
 func (t *Terminal) copyFrame(dst, src *Frame) {
-	lines, ids := append(dst.Lines[:0], src.Lines...), append(dst.IDs[:0], src.IDs...)
+	rows, ids := append(dst.Cells[:0], src.Cells...), append(dst.IDs[:0], src.IDs...)
 	*dst = *src
-	dst.Lines, dst.IDs = lines, ids
+	dst.Cells, dst.IDs = rows, ids
 }

@@ -6,14 +6,14 @@ import (
 	"time"
 )
 
-// plainLines strips the styling of a Frame's lines.
+// plainLines is the text of a Frame's rows joined by "|".
 func plainLines(f *Frame) string {
 	var b strings.Builder
-	for i, l := range f.Lines {
+	for i := range f.Cells {
 		if i > 0 {
 			b.WriteByte('|')
 		}
-		b.WriteString(strings.TrimRight(strings.TrimSuffix(l, "\x1b[m"), " "))
+		b.WriteString(f.Line(i))
 	}
 	return b.String()
 }
@@ -26,9 +26,14 @@ func TestFrameCopiesRowsCursorAndModes(t *testing.T) {
 	if got := plainLines(&f); got != "one|two|" {
 		t.Errorf("lines = %q", got)
 	}
-	for i, l := range f.Lines {
-		if l != term.RenderRow(i) {
-			t.Errorf("line %d = %q, RenderRow gives %q", i, l, term.RenderRow(i))
+	for y, row := range f.Cells {
+		if len(row) != 10 {
+			t.Fatalf("row %d has %d cells, want 10", y, len(row))
+		}
+		for x, c := range row {
+			if c != term.Cell(x, y) {
+				t.Errorf("cell %d,%d = %+v, Cell gives %+v", x, y, c, term.Cell(x, y))
+			}
 		}
 	}
 	if f.Cols != 10 || f.Rows != 3 || f.Seq != term.Seq() || f.Held || f.Offset != 0 {

@@ -19,12 +19,10 @@ func (t *Terminal) RenderRow(y int) string {
 }
 
 func (t *Terminal) renderLine(ln *line) string {
-	if ln.dirty || ln.render == "" {
+	t.lineID(ln)
+	if ln.render == "" {
 		t.scratch = t.appendStyled(t.scratch[:0], ln.cells, true)
 		ln.render = string(t.scratch)
-		ln.dirty = false
-		t.lastID++
-		ln.id = t.lastID
 	}
 	return ln.render
 }
@@ -39,22 +37,12 @@ func (t *Terminal) RenderView(offset int, dst []string) []string {
 		offset = 0
 	}
 	offset = min(max(offset, 0), t.hist.n)
-	dst, _ = t.renderView(offset, dst[:0], nil)
-	return dst
-}
-
-// renderView appends the rows of the window offset (already clamped) lines
-// back to dst and, when ids is not nil, their content IDs to ids.
-func (t *Terminal) renderView(offset int, dst []string, ids []uint64) ([]string, []uint64) {
+	dst = dst[:0]
 	var tmp []cell
 	for i := 0; i < t.rows; i++ {
 		l := t.hist.n - offset + i
 		if l >= t.hist.n {
-			ln := t.scr.row(l - t.hist.n)
-			dst = append(dst, t.renderLine(ln))
-			if ids != nil {
-				ids = append(ids, ln.id)
-			}
+			dst = append(dst, t.renderLine(t.scr.row(l-t.hist.n)))
 			continue
 		}
 		if tmp == nil {
@@ -64,9 +52,29 @@ func (t *Terminal) renderView(offset int, dst []string, ids []uint64) ([]string,
 		decodeRow(tmp, enc)
 		t.scratch = t.appendStyled(t.scratch[:0], tmp, true)
 		dst = append(dst, string(t.scratch))
-		if ids != nil {
-			ids = append(ids, 0)
+	}
+	return dst
+}
+
+// cellsView appends the rows of the window offset (already clamped) lines
+// back to dst and their content IDs to ids.
+func (t *Terminal) cellsView(offset int, dst [][]Cell, ids []uint64) ([][]Cell, []uint64) {
+	var tmp []cell
+	for i := 0; i < t.rows; i++ {
+		l := t.hist.n - offset + i
+		if l >= t.hist.n {
+			ln := t.scr.row(l - t.hist.n)
+			dst = append(dst, t.rowCells(ln))
+			ids = append(ids, ln.id)
+			continue
 		}
+		if tmp == nil {
+			tmp = make([]cell, t.cols)
+		}
+		enc, _ := t.hist.bytes(l)
+		decodeRow(tmp, enc)
+		dst = append(dst, t.appendCells(make([]Cell, 0, t.cols), tmp))
+		ids = append(ids, 0)
 	}
 	return dst, ids
 }

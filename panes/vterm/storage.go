@@ -14,9 +14,10 @@ type line struct {
 	// which matters for floods of short lines.
 	used    int
 	wrapped bool // the text continues on the next row (soft wrap), used by reflow
-	dirty   bool // render cache is stale
+	dirty   bool // the caches below are stale
 	render  string
-	id      uint64 // names the content render was made from (Frame.IDs)
+	pub     []Cell // the row's public cells (Frame.Cells); never written once made
+	id      uint64 // names the content the caches were made from (Frame.IDs)
 }
 
 // fill sets cells [from, to) to c. Filling with the zero cell stops at the

@@ -1,4 +1,4 @@
-package ui
+package termrt
 
 import (
 	"fmt"
@@ -33,8 +33,8 @@ type terminal struct {
 // openTerminal picks the input and output: the process's stdin and stdout
 // unless opts replace them, and the controlling tty when stdin is not one
 // (agentgrid started with its input redirected still needs keys).
-func openTerminal(opts *runOptions) (*terminal, error) {
-	t := &terminal{in: opts.input, out: opts.output}
+func openTerminal(opts *Options) (*terminal, error) {
+	t := &terminal{in: opts.Input, out: opts.Output}
 	if t.out == nil {
 		t.out = os.Stdout
 	}
@@ -59,14 +59,14 @@ func openTerminal(opts *runOptions) (*terminal, error) {
 
 // size is the terminal's size in cells: the output tty's when there is one,
 // else what WithSize said, else $COLUMNS and $LINES, else 80x24.
-func (t *terminal) size(opts *runOptions, env []string) (int, int) {
+func (t *terminal) size(opts *Options, env []string) (int, int) {
 	if t.outTTY != nil {
 		if w, h, err := term.GetSize(t.outTTY.Fd()); err == nil && w > 0 && h > 0 {
 			return w, h
 		}
 	}
-	if opts.width > 0 && opts.height > 0 {
-		return opts.width, opts.height
+	if opts.Width > 0 && opts.Height > 0 {
+		return opts.Width, opts.Height
 	}
 	w, h := 80, 24
 	if n, err := strconv.Atoi(getenv(env, "COLUMNS")); err == nil && n > 0 {
@@ -78,19 +78,21 @@ func (t *terminal) size(opts *runOptions, env []string) (int, int) {
 	return w, h
 }
 
-// frameWriter is where frames go: the output itself, or, for a terminal
-// without 24-bit colour, a writer that turns the themes' and the panes'
-// colours into the nearest ones the terminal has (the output's profile
-// comes from env, os.Environ() when nil). An output that is not a
-// terminal gets the frames as they are.
-func (t *terminal) frameWriter(env []string) io.Writer {
+// caps is what the screen writer may use of the terminal: its colours
+// (from env, os.Environ() when nil; an output that is not a terminal gets
+// every colour as it is) and whether it repeats characters (REP).
+func (t *terminal) caps(env []string) writerCaps {
 	if env == nil {
 		env = os.Environ()
 	}
-	if p := colorprofile.Detect(t.out, env); p >= colorprofile.ASCII && p < colorprofile.TrueColor {
-		return &colorprofile.Writer{Forward: t.out, Profile: p}
+	c := writerCaps{profile: colorprofile.TrueColor, rep: repeatsOf(getenv(env, "TERM"), getenv(env, "TMUX") != "")}
+	if getenv(env, "TERM_PROGRAM") == "Apple_Terminal" {
+		c.rep = repNone
 	}
-	return t.out
+	if p := colorprofile.Detect(t.out, env); p >= colorprofile.ASCII && p < colorprofile.TrueColor {
+		c.profile = p
+	}
+	return c
 }
 
 // setup puts the terminal in raw mode and turns on what the view asks for:
@@ -117,7 +119,7 @@ func (t *terminal) setup(v tea.View) error {
 	// Frames show the cursor where a pane has it; until then it is hidden,
 	// and it is shown again on the way out whatever the last frame did.
 	on(seqHideCursor, seqShowCursor)
-	b.WriteString(sgrReset + seqClear)
+	b.WriteString(seqReset + seqClear)
 	if !v.DisableBracketedPasteMode {
 		on(ansi.SetModeBracketedPaste, ansi.ResetModeBracketedPaste)
 	}
@@ -171,7 +173,7 @@ func kittyFlags(ke tea.KeyboardEnhancements) int {
 // the screen left set (0 when it kept the default).
 func (t *terminal) restore(cursorStyle int) {
 	var b strings.Builder
-	b.WriteString(sgrReset)
+	b.WriteString(seqReset)
 	if cursorStyle != 0 {
 		b.WriteString("\x1b[0 q")
 	}
@@ -207,4 +209,23 @@ func getenv(env []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// repeatsOf is what the terminal named by TERM repeats on CSI n b (REP),
+// which the writer uses for runs such as the border lines: xterm and the
+// terminals that follow it repeat any character; tmux and screen (named
+// by TERM, or tmux found by $TMUX whatever TERM says) repeat only a
+// one-byte one; a terminal not listed, and Apple's Terminal, which names
+// itself xterm, get every character written out.
+func repeatsOf(termName string, inTmux bool) repeats {
+	switch {
+	case inTmux || strings.HasPrefix(termName, "tmux") || strings.HasPrefix(termName, "screen"):
+		return repASCII
+	}
+	for _, p := range []string{"xterm", "alacritty", "foot", "wezterm", "contour", "rio", "ghostty"} {
+		if strings.HasPrefix(termName, p) {
+			return repAny
+		}
+	}
+	return repNone
 }
