@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test vet staticcheck unit bench bench-go fuzz demo clean
+.PHONY: all build test vet staticcheck unit bench bench-go fuzz demo clean live
 
 all: build
 
@@ -43,3 +43,9 @@ demo:
 
 clean:
 	rm -f agentgrid
+
+## live: the real agent CLIs (pinned in live/versions, installed from npm into
+## ~/.cache/agentgrid-live) inside agentgrid against a scripted model server on
+## 127.0.0.1. Skips with a message when npm or its registry cannot be reached.
+live:
+	AGENTGRID_LIVE=1 $(GO) test -count=1 -timeout 20m -v ./live/

@@ -39,6 +39,7 @@ var allowedImports = map[string][]string{
 	"demo":                       {"internal/agentstate", "internal/control"},
 	"bench":                      {"hooks", "internal/agentstate", "internal/control", "panes/vterm"},
 	"e2e":                        {},
+	"live/modelserver":           {},
 }
 
 const modulePath = "github.com/agentgrid/agentgrid/"

@@ -1,0 +1,138 @@
+package live
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// claudeKey is a dummy API key; Claude Code asks once whether to use a key
+// from the environment unless its last 20 characters are approved.
+const claudeKey = "sk-ant-live-0123456789abcdefghij"
+
+// claudeHarness prepares a home in which Claude Code starts without its
+// first-run dialogs, asks before running tools, and talks to the model server.
+func claudeHarness(t *testing.T) *harness {
+	h := newHarness(t, 140, 45)
+	h.env = append(h.env,
+		"ANTHROPIC_BASE_URL="+h.model.URL,
+		"ANTHROPIC_API_KEY="+claudeKey,
+		"DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		// Every tool offered directly, so the script can call the MCP tools.
+		"ENABLE_TOOL_SEARCH=false",
+	)
+	state := map[string]any{
+		"hasCompletedOnboarding": true, "numStartups": 1, "theme": "dark",
+		"customApiKeyResponses": map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
+		"projects":              map[string]any{h.proj: map[string]any{"hasTrustDialogAccepted": true, "allowedTools": []string{}}},
+	}
+	b, _ := json.Marshal(state)
+	h.writeFile(".claude.json", string(b))
+	h.writeFile(".claude/settings.json", `{"permissions":{"defaultMode":"default","disableAutoMode":"disable"},"disableAutoMode":"disable"}`)
+	// The shell in the tmux window was started before these were known.
+	for _, kv := range h.env[len(h.env)-5:] {
+		h.typeText("export " + shellJoin([]string{kv}) + "\n")
+	}
+	return h
+}
+
+// TestClaudeMainView runs Claude Code as agentgrid's main view through a
+// whole turn: start, a Bash call that needs permission, moving in the
+// permission menu, approval, the answer, an MCP tool that spawns a pane,
+// and an API error.
+func TestClaudeMainView(t *testing.T) {
+	h := claudeHarness(t)
+	h.start("claude")
+	h.screenHas("Claude Code", 30*time.Second)
+	h.waitState("main", "idle", "hook:claude", "session started", 30*time.Second)
+
+	// A tool call that needs permission.
+	h.prompt(`CALL Bash {"command":"touch live-file.txt"}`)
+	h.waitState("main", "waiting", "hook:claude", "permission: Bash: touch live-file.txt", 30*time.Second)
+	h.screenHas("Do you want to proceed?", 10*time.Second)
+
+	// Item 7: moving in the menu answers nothing. Item 10: Claude's generic
+	// notice some seconds later does not replace the precise reason.
+	h.keys("Down")
+	h.keys("Up")
+	h.staysWhy("main", "waiting", "permission: Bash: touch live-file.txt", 9*time.Second)
+
+	h.approve("Do you want to proceed?") // 1. Yes
+	h.waitState("main", "idle", "hook:claude", "turn finished", 30*time.Second)
+	if _, err := os.Stat(filepath.Join(h.proj, "live-file.txt")); err != nil {
+		t.Fatalf("the approved command did not run: %v", err)
+	}
+	h.screenHas("LIVE-DONE", 10*time.Second)
+	hist := h.explain("main")
+	for _, want := range []string{"prompt submitted", "permission: Bash: touch live-file.txt", "turn finished"} {
+		if !strings.Contains(hist, want) {
+			t.Errorf("explain main lacks %q:\n%s", want, hist)
+		}
+	}
+
+	// The model calls agentgrid's MCP tool; the pane appears.
+	h.prompt(`CALL spawn_agent {"title":"from-mcp","argv":["sh","-c","echo spawned-by-mcp; sleep 600"]}`)
+	h.waitState("main", "waiting", "hook:claude", "MCP agentgrid.spawn_agent", 30*time.Second)
+	h.approve("Do you want to proceed?")
+	h.waitFor(30*time.Second, func() bool {
+		for _, a := range h.list() {
+			if a.ID != "main" && a.Parent == "main" && a.State == "running" {
+				return true
+			}
+		}
+		return false
+	}, "a pane spawned through the MCP tool")
+	h.screenHas("spawned-by-mcp", 10*time.Second)
+	h.waitState("main", "idle", "hook:claude", "turn finished", 30*time.Second)
+
+	// Item 6: an API error ends the turn.
+	h.prompt("FAIL 400")
+	h.waitState("main", "idle", "hook:claude", "turn failed: API Error: 400", 30*time.Second)
+	t.Logf("explain main:\n%s", h.explain("main"))
+}
+
+// staysWhy checks that agent id keeps state with a why containing why for d.
+func (h *harness) staysWhy(id, state, why string, d time.Duration) {
+	h.t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if a, ok := h.agent(id); ok && (a.State != state || !strings.Contains(a.Why, why)) {
+			h.t.Fatalf("%s left %s %q for %s (source %q, why %q)\nexplain:\n%s\nscreen:\n%s", id, state, why, a.State, a.Source, a.Why, h.explain(id), h.capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// prompt types text into the focused pane, waits until it shows, and
+// presses Enter, as a user would.
+func (h *harness) prompt(text string) {
+	h.t.Helper()
+	h.typeText(text)
+	h.screenHas(text, 10*time.Second)
+	h.keys("Enter")
+}
+
+// approve presses Enter on a permission menu showing question until the
+// menu goes: a CLI may ignore keys for a moment after drawing a menu, so
+// that a key meant for the prompt does not answer it.
+func (h *harness) approve(question string) {
+	h.t.Helper()
+	h.screenHas(question, 10*time.Second)
+	for i := 0; ; i++ {
+		h.keys("Enter")
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) {
+			if !strings.Contains(h.capture(), question) {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if i == 10 {
+			h.t.Fatalf("the menu %q stayed after Enter\n%s", question, h.capture())
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package modelserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// post sends an Anthropic Messages request and returns the SSE events'
+// data objects in order.
+func post(t *testing.T, s *Server, body string) []map[string]any {
+	t.Helper()
+	resp, err := http.Post(s.URL+"/v1/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	var events []map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			t.Fatalf("event %q: %v", data, err)
+		}
+		events = append(events, ev)
+	}
+	return events
+}
+
+func TestAnthropicScript(t *testing.T) {
+	s, err := Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tools := `"tools":[{"name":"Bash"},{"name":"mcp__agentgrid__spawn_agent"}]`
+
+	// CALL picks the offered tool ending with the name; the user message
+	// is found behind a trailing system message.
+	evs := post(t, s, `{"model":"m","stream":true,`+tools+`,"messages":[
+		{"role":"user","content":[{"type":"text","text":"<reminder>"},{"type":"text","text":"CALL spawn_agent {\"argv\":[\"sh\"]}"}]},
+		{"role":"system","content":[{"type":"text","text":"env"}]}]}`)
+	var types []string
+	for _, ev := range evs {
+		types = append(types, ev["type"].(string))
+	}
+	if got := strings.Join(types, " "); got != "message_start content_block_start content_block_delta content_block_stop message_delta message_stop" {
+		t.Fatalf("events: %s", got)
+	}
+	block := evs[1]["content_block"].(map[string]any)
+	if block["type"] != "tool_use" || block["name"] != "mcp__agentgrid__spawn_agent" {
+		t.Errorf("block %v", block)
+	}
+	if d := evs[2]["delta"].(map[string]any); d["partial_json"] != `{"argv":["sh"]}` {
+		t.Errorf("delta %v", d)
+	}
+	if d := evs[4]["delta"].(map[string]any); d["stop_reason"] != "tool_use" {
+		t.Errorf("stop %v", d)
+	}
+
+	// A tool result ends the turn with text.
+	evs = post(t, s, `{"model":"m","stream":true,`+tools+`,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"ok"}]}]}`)
+	if d := evs[2]["delta"].(map[string]any); !strings.HasPrefix(d["text"].(string), "LIVE-DONE") {
+		t.Errorf("after a tool result: %v", d)
+	}
+	if n := len(s.Requests()); n != 2 || !s.Requests()[1].ToolResult {
+		t.Errorf("requests: %+v", s.Requests())
+	}
+
+	// FAIL answers with that HTTP status.
+	resp, err := http.Post(s.URL+"/v1/messages", "application/json", strings.NewReader(`{"model":"m",`+tools+`,"messages":[{"role":"user","content":"FAIL 400"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 400 {
+		t.Errorf("FAIL 400 answered %d", resp.StatusCode)
+	}
+}
