@@ -166,3 +166,24 @@ func isInterruptKey(data []byte) bool {
 	s := string(data)
 	return s == "\x1b" || s == "\x03" || s == "\x1b[27u" || s == "\x1b[99;5u" || strings.HasPrefix(s, "\x1b[27;1u")
 }
+
+// isAnswerKey reports whether input can answer a prompt the agent waits at:
+// Enter (or text ending a line), Esc or ctrl+c, or one letter or digit (the
+// menus of agent CLIs take "1", "y", "n"). Moving in a menu (arrows, Tab,
+// Page keys), focus reports and mouse reports answer nothing: the prompt is
+// still on screen after them.
+func isAnswerKey(data []byte) bool {
+	s := string(data)
+	switch {
+	case isInterruptKey(data):
+		return true
+	case strings.ContainsAny(s, "\r\n"):
+		return true
+	case s == "\x1b[13u" || strings.HasPrefix(s, "\x1b[13;"):
+		return true // Enter in the kitty keyboard protocol
+	case len(s) == 1:
+		c := s[0]
+		return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return false
+}

@@ -175,7 +175,7 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 		}
 		if user {
 			wasWaiting := a.f.State == StateWaiting
-			e.apply(a, evidence{Kind: evInput, Interrupt: isInterruptKey(data)})
+			e.apply(a, evidence{Kind: evInput, Interrupt: isInterruptKey(data), Answer: isAnswerKey(data)})
 			if wasWaiting && a.f.State != StateWaiting {
 				// The agent's status entry says what it was waiting for (a
 				// permission prompt, a question); once the user answers, that
@@ -321,11 +321,18 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 			why = sig.Event
 		}
 		state := sig.State
+		restated := sig.Restates && state == StateWaiting && a.f.State == StateWaiting && a.f.Source == src
+		if restated {
+			// The CLI's generic notice of the wait its hook already
+			// described: keep that reason and status.
+			why = a.f.Why
+		}
 		if sig.SessionEnd && state == "" {
 			state, why = StateIdle, "agent CLI session ended"
 		}
 		e.apply(a, evidence{Kind: evHook, Why: why, Source: src, HookState: state, SubagentDelta: sig.SubagentDelta})
 		switch {
+		case restated:
 		case sig.Status != "":
 			e.status.Set(id, sig.Status, id, src, 0)
 		case sig.State.Resting() || sig.SessionEnd:

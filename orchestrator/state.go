@@ -31,7 +31,7 @@ const (
 	evExited                          // the process exited (Code, Killed)
 	evHook                            // a hook signal (HookState, Why, Source, SubagentDelta)
 	evTerminal                        // bell or OSC 9/777/99 notification (Why)
-	evInput                           // the user typed into the pane (Interrupt)
+	evInput                           // the user typed into the pane (Interrupt, Answer)
 	evActivity                        // the child wrote output
 	evQuiet                           // no output for idle_after
 )
@@ -47,6 +47,9 @@ type evidence struct {
 	Code          int
 	Killed        bool
 	Interrupt     bool
+	// Answer is set when the input can answer a prompt (Enter, Esc, a
+	// letter or digit), not when it only moves in a menu.
+	Answer bool
 }
 
 // fusion is an agent's fused state plus the memory the rules need.
@@ -114,7 +117,7 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 		if ev.Interrupt && f.State == StateRunning {
 			f.InterruptAt = t
 		}
-		if f.State == StateWaiting {
+		if f.State == StateWaiting && ev.Answer {
 			f = setState(f, StateRunning, "user answered", SourceInput, t)
 			f.Interrupted = false
 		}

@@ -34,7 +34,8 @@ func TestFuseState(t *testing.T) {
 		{"a fresh hook outranks the bell", []evidence{started, hook(1, "idle", "done"), {Kind: evTerminal, Time: at(2), Why: "terminal bell"}}, StateIdle, "hook:claude", "done", nil},
 		{"a stale hook yields to the bell", []evidence{started, hook(1, "running", "tool"), {Kind: evTerminal, Time: at(100), Why: "terminal bell"}}, StateWaiting, SourceTerminal, "bell", nil},
 		{"a later hook overrides the bell", []evidence{started, {Kind: evTerminal, Time: at(1)}, hook(2, "running", "prompt submitted")}, StateRunning, "hook:claude", "prompt submitted", nil},
-		{"input answers a waiting agent", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2)}}, StateRunning, SourceInput, "user answered", nil},
+		{"input answers a waiting agent", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2), Answer: true}}, StateRunning, SourceInput, "user answered", nil},
+		{"moving in a menu answers nothing", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2)}}, StateWaiting, "hook:claude", "permission", nil},
 		{"input to an idle agent changes nothing", []evidence{started, hook(1, "idle", "x"), {Kind: evInput, Time: at(2)}}, StateIdle, "hook:claude", "x", nil},
 		{"esc then Stop is labelled interrupted", []evidence{started, hook(1, "running", "tool"), {Kind: evInput, Time: at(2), Interrupt: true}, hook(3, "idle", "stop")}, StateIdle, "hook:claude", "interrupted by user",
 			func(t *testing.T, f fusion) {
@@ -94,5 +95,32 @@ func TestFuseStateSinceAndConfirmed(t *testing.T) {
 	}
 	if !f.Confirmed.Equal(t0.Add(2 * time.Second)) {
 		t.Errorf("confirmed = %v", f.Confirmed)
+	}
+}
+
+// TestAnswerKeys: the bytes agentgrid's key encoder writes for each key
+// (normal and application cursor mode, the kitty keyboard protocol); only
+// keys that can answer a prompt end a wait. The live suite saw Down in
+// Claude Code's permission menu mark the agent running while the menu
+// stayed on screen.
+func TestAnswerKeys(t *testing.T) {
+	answers := map[string]string{
+		"Enter": "\r", "kitty Enter": "\x1b[13u", "Esc": "\x1b", "ctrl+c": "\x03",
+		"1": "1", "y": "y", "n": "N", "a pasted line": "yes please\r",
+	}
+	moves := map[string]string{
+		"Down": "\x1b[B", "Up": "\x1b[A", "app Down": "\x1bOB", "Right": "\x1b[C", "Tab": "\t",
+		"shift+Tab": "\x1b[Z", "PageDown": "\x1b[6~", "focus in": "\x1b[I", "focus out": "\x1b[O",
+		"SGR mouse": "\x1b[<0;10;5M", "space": " ", "half a word": "ye",
+	}
+	for name, b := range answers {
+		if !isAnswerKey([]byte(b)) {
+			t.Errorf("%s (%q) should answer a prompt", name, b)
+		}
+	}
+	for name, b := range moves {
+		if isAnswerKey([]byte(b)) {
+			t.Errorf("%s (%q) should not answer a prompt", name, b)
+		}
 	}
 }
