@@ -22,6 +22,11 @@ type Signal struct {
 	// run: the user may /clear and start another).
 	SessionEnd bool   `json:"session_end,omitempty"`
 	SessionID  string `json:"session_id,omitempty"`
+	// Restates is set on a CLI's generic notice of a wait that its own
+	// hooks report more precisely (Claude Code's "Claude needs your
+	// permission" after PermissionRequest): while the agent is waiting on
+	// a hook's word, it keeps that word's reason and status.
+	Restates bool `json:"restates,omitempty"`
 }
 
 // Empty reports whether the signal says nothing to act on: an event the

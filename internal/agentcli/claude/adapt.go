@@ -17,11 +17,11 @@ type claudePayload struct {
 	ToolName      string         `json:"tool_name"`    // PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest
 	ToolInput     map[string]any `json:"tool_input"`   // idem
 	IsInterrupt   bool           `json:"is_interrupt"` // PostToolUseFailure
-	Error         string         `json:"error"`        // PostToolUseFailure
+	Error         string         `json:"error"`        // PostToolUseFailure, StopFailure
 	Message       string         `json:"message"`      // Notification
 	Title         string         `json:"title"`        // Notification
 	NotifType     string         `json:"notification_type"`
-	LastMessage   string         `json:"last_assistant_message"` // Stop, SubagentStop
+	LastMessage   string         `json:"last_assistant_message"` // Stop, StopFailure, SubagentStop
 	AgentID       string         `json:"agent_id"`               // set inside subagents
 	AgentType     string         `json:"agent_type"`
 	Trigger       string         `json:"trigger"` // PreCompact
@@ -85,12 +85,27 @@ func adapt(payload []byte) (agentstate.Signal, error) {
 			s.State, s.Why = agentstate.Idle, reason
 		case "auth_success":
 			// Nothing about the agent's work.
-		default: // permission_prompt, elicitation_dialog, or an older CLI without a type
+		case "permission_prompt":
+			// Follows PermissionRequest, which named the tool and its input.
+			s.State, s.Why, s.Status = agentstate.Waiting, reason, reason
+			s.Restates = true
+		default: // elicitation_dialog, or an older CLI without a type
 			s.State, s.Why, s.Status = agentstate.Waiting, reason, reason
 		}
 	case "Stop":
 		s.State, s.Why = agentstate.Idle, "turn finished"
 		s.Status = agentcli.Summary(p.LastMessage)
+	case "StopFailure":
+		// The turn ended on an API error (rate limit, overload, a refused
+		// request): the CLI waits for the next prompt.
+		what := p.LastMessage
+		if what == "" || what == "unknown" {
+			what = p.Error
+		}
+		if what == "" || what == "unknown" {
+			what = "API error"
+		}
+		s.State, s.Why, s.Status = agentstate.Idle, "turn failed: "+agentcli.FirstLine(what), agentcli.FirstLine(what)
 	case "SubagentStart":
 		s.SubagentDelta = 1
 		s.State, s.Why = agentstate.Running, "subagent started"

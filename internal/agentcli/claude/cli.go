@@ -28,7 +28,7 @@ func (CLI) Preset() agentcli.Preset {
 func (CLI) Events() []string {
 	return []string{
 		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
-		"PermissionRequest", "Notification", "Stop", "SubagentStart", "SubagentStop",
+		"PermissionRequest", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
 		"PreCompact", "SessionEnd",
 	}
 }

@@ -30,7 +30,7 @@ var adaptCases = []struct {
 	{"claude", "post_tool_use_failure", agentstate.Signal{Event: "PostToolUseFailure", State: agentstate.Running, Status: "Bash: make lint", Why: "tool failed: Bash: make lint: exit status 2"}},
 	{"claude", "post_tool_use_failure_interrupt", agentstate.Signal{Event: "PostToolUseFailure", State: agentstate.Idle, Why: "interrupted by the user"}},
 	{"claude", "permission_request", agentstate.Signal{Event: "PermissionRequest", State: agentstate.Waiting, Status: "permission: Bash: rm -rf build", Why: "permission: Bash: rm -rf build"}},
-	{"claude", "notification_permission", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Claude needs your permission to use Bash", Why: "Claude needs your permission to use Bash"}},
+	{"claude", "notification_permission", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Claude needs your permission to use Bash", Why: "Claude needs your permission to use Bash", Restates: true}},
 	{"claude", "notification_idle", agentstate.Signal{Event: "Notification", State: agentstate.Idle, Why: "Claude is waiting for your input"}},
 	{"claude", "notification_untyped", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Claude needs your attention", Why: "Claude needs your attention"}},
 	{"claude", "stop", agentstate.Signal{Event: "Stop", State: agentstate.Idle, Why: "turn finished", Status: "All 42 tests pass now. …"}},
@@ -38,6 +38,10 @@ var adaptCases = []struct {
 	{"claude", "subagent_stop", agentstate.Signal{Event: "SubagentStop", SubagentDelta: -1, Why: "subagent finished: Explore"}},
 	{"claude", "pre_compact", agentstate.Signal{Event: "PreCompact", State: agentstate.Running, Status: "compacting", Why: "compacting the context"}},
 	{"claude", "session_end", agentstate.Signal{Event: "SessionEnd", SessionEnd: true, Why: "session ended (prompt_input_exit)"}},
+	// Recorded from Claude Code 2.1.332 in the live suite (paths and session id replaced).
+	{"claude", "live_permission_request", agentstate.Signal{Event: "PermissionRequest", State: agentstate.Waiting, Status: "permission: Bash: touch live-file3.txt", Why: "permission: Bash: touch live-file3.txt"}},
+	{"claude", "live_notification_permission", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Claude needs your permission", Why: "Claude needs your permission", Restates: true}},
+	{"claude", "live_stop_failure", agentstate.Signal{Event: "StopFailure", State: agentstate.Idle, Status: "API Error: 400 scripted failure", Why: "turn failed: API Error: 400 scripted failure"}},
 
 	// Codex notify
 	{"codex", "agent_turn_complete", agentstate.Signal{Event: "agent-turn-complete", State: agentstate.Idle, Why: "turn complete", Status: "Renamed the package and updated 14 imports.", SessionID: "0199a1b2-c3d4"}},

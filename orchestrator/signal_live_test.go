@@ -1,0 +1,73 @@
+package orchestrator
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+// signalFixture feeds a recorded hook payload of cli through its adapter
+// to the engine, as `agentgrid hook` does.
+func signalFixture(t *testing.T, e *Engine, id, cli, name string) {
+	t.Helper()
+	payload, err := os.ReadFile(filepath.Join("..", "internal", "agentcli", cli, "testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := registry.Adapt(cli, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Signal(id, sig, cli); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Claude Code sends PermissionRequest (the tool and its input) and, some
+// seconds later, a generic Notification "Claude needs your permission":
+// the agent stays waiting with the precise reason and status (payloads
+// recorded from Claude Code 2.1.332).
+func TestGenericNoticeKeepsThePreciseWait(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	a := spawn(t, e, "sleep", "60")
+	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	signalFixture(t, e, a.ID, "claude", "live_permission_request")
+	signalFixture(t, e, a.ID, "claude", "live_notification_permission")
+	in, _ := e.Agent(a.ID)
+	const want = "permission: Bash: touch live-file3.txt"
+	if in.State != StateWaiting || in.Why != want {
+		t.Errorf("after the notice: %s %q, want waiting %q", in.State, in.Why, want)
+	}
+	var status string
+	for _, s := range e.Status().Entries() {
+		if s.Key == a.ID {
+			status = s.Text
+		}
+	}
+	if status != want {
+		t.Errorf("status entry %q, want %q", status, want)
+	}
+	// Without a precise wait before it, the notice is the reason.
+	b := spawn(t, e, "sleep", "60")
+	waitAgent(t, e, b.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	signalFixture(t, e, b.ID, "claude", "live_notification_permission")
+	if in, _ := e.Agent(b.ID); in.State != StateWaiting || in.Why != "Claude needs your permission" {
+		t.Errorf("a notice alone: %s %q", in.State, in.Why)
+	}
+}
+
+// A turn that ends on an API error leaves Claude Code at its prompt: the
+// agent is idle, with the error as the reason (payload recorded from
+// Claude Code 2.1.332 answering a 400 from the model server).
+func TestClaudeStopFailureEndsTheTurn(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	a := spawn(t, e, "sleep", "60")
+	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	signalFixture(t, e, a.ID, "claude", "live_stop_failure")
+	if in, _ := e.Agent(a.ID); in.State != StateIdle || in.Why != "turn failed: API Error: 400 scripted failure" || in.Source != "hook:claude" {
+		t.Errorf("after StopFailure: %s %s %q", in.State, in.Source, in.Why)
+	}
+}
