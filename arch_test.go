@@ -15,7 +15,7 @@ import (
 // The module root's package main is listed as "main".
 var allowedImports = map[string][]string{
 	"main":                       {"internal/cli"},
-	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "layout", "orchestrator", "panes", "panes/vterm", "themes", "ui"},
+	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "internal/tmuxshim", "layout", "orchestrator", "panes", "panes/vterm", "themes", "ui"},
 	"internal/agentstate":        {},
 	"internal/oneline":           {},
 	"internal/agentcli":          {"internal/agentstate"},
@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 	"internal/agentcli/registry": {"internal/agentcli", "internal/agentcli/claude", "internal/agentcli/codex", "internal/agentcli/gemini", "internal/agentcli/opencode", "internal/agentstate", "internal/oneline"},
 	"internal/control":           {"hooks", "internal/agentstate", "internal/oneline"},
 	"internal/mcpserver":         {"internal/agentstate", "internal/control"},
+	"internal/tmuxshim":          {"internal/control"},
 	"config":                     {"internal/agentcli", "internal/agentcli/registry", "layout"},
 	"layout":                     {},
 	"themes":                     {"internal/agentstate"},
@@ -33,7 +34,7 @@ var allowedImports = map[string][]string{
 	"panes":                      {"panes/vterm"},
 	"panes/panestest":            {"panes"},
 	"hooks":                      {"config", "internal/agentstate", "internal/oneline"},
-	"orchestrator":               {"config", "hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/oneline", "layout", "panes", "panes/vterm"},
+	"orchestrator":               {"config", "hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/oneline", "internal/tmuxshim", "layout", "panes", "panes/vterm"},
 	"ui":                         {"config", "hooks", "internal/agentstate", "internal/control", "internal/oneline", "layout", "orchestrator", "panes/vterm", "themes", "ui/termrt"},
 	"ui/termrt":                  {"panes/vterm"},
 	"demo":                       {"internal/agentstate", "internal/control"},

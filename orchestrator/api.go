@@ -56,6 +56,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	}
 	// The identity comes last so that no requested env can replace it.
 	vars = append(vars, "AGENTGRID_AGENT_ID="+id, control.EnvToken+"="+token)
+	vars = append(vars, e.paneVars(id)...)
 	grants := e.auth.grantsFor(e.cfg, req.Kind, req.Parent)
 	e.auth.add(token, &principal{agent: id, parent: req.Parent, grants: grants})
 	now := e.now()

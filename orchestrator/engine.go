@@ -46,6 +46,7 @@ type Engine struct {
 	baseEnv []string
 	cwd     string
 	auth    *authority
+	tmuxOn  bool // the tmux entry point is on every child's PATH (tmuxenv.go)
 
 	cmds    chan command
 	board   signalBoard // pane signals waiting for the reconciler
@@ -95,6 +96,8 @@ type reconcilerState struct {
 	waitSeq     uint64
 	lastWaiting string
 	finished    bool // an agent finished since the last snapshot (wakes Wait)
+
+	tmux tmuxState // what tmux commands remember (tmux.go)
 }
 
 type command struct {
@@ -138,7 +141,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}
 	e.board.wake = make(chan struct{}, 1)
-	e.baseEnv = childBaseEnv(o.Env, o.Session, o.SocketPath)
+	e.baseEnv = e.withTmuxShim(childBaseEnv(o.Env, o.Session, o.SocketPath))
 	e.bus.SetLogger(o.Logger)
 	e.status.SetStaleAfter(cfg.Status.StaleAfter.Duration)
 	e.status.SetOnChange(func(s hooks.StatusEntry) {

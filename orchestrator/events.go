@@ -49,6 +49,9 @@ func noticeWhy(title, body string) string {
 
 // onExit records a process exit: the process is the authority on the end.
 func (e *Engine) onExit(a *agent, code int, err error) {
+	if e.respawnOnExit(a, code) {
+		return
+	}
 	c := code
 	a.code = &c
 	a.ended = e.now()

@@ -229,6 +229,9 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 			}
 			e.poke()
 			first := !printed.Load() && printed.CompareAndSwap(false, true)
+			if first {
+				e.post(a, sigPrinted, nil)
+			}
 			if first || a.focused.Load() {
 				select {
 				case e.focusChanged <- struct{}{}:
@@ -315,7 +318,7 @@ func (e *Engine) startMain(argv []string) {
 	a := &agent{id: control.MainID, argv: slices.Clone(argv), cwd: e.cwd, created: e.now()}
 	// The main view acts for the user: full control.
 	token := e.auth.add(newToken(), &principal{agent: control.MainID, full: true})
-	vars := []string{"AGENTGRID_AGENT_ID=" + control.MainID}
+	vars := append([]string{"AGENTGRID_AGENT_ID=" + control.MainID}, e.paneVars(control.MainID)...)
 	// An orchestrator that is a known agent CLI (orchestrator.kind, or a
 	// command matching a [kinds] preset) gets that preset's wiring.
 	margv, menv, err := ResolveOrchestrator(e.cfg, argv, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: control.MainID, StateDir: e.opts.StateDir, Token: token})

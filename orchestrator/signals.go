@@ -37,6 +37,7 @@ const (
 	sigBell
 	sigNotice
 	sigTitle
+	sigPrinted // the process printed for the first time (tmux.go holds keys until then)
 
 	// sigThrottled are the kinds rate-limited per agent.
 	sigThrottled = sigBell | sigNotice | sigTitle
@@ -236,6 +237,9 @@ func (e *Engine) handleSignals(a *agent, set signalSet) {
 			due = next
 		}
 		return false
+	}
+	if set.kinds&sigPrinted != 0 {
+		e.flushHeld(a)
 	}
 	if set.kinds&sigActivity != 0 {
 		e.onActivity(a)

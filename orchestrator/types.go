@@ -58,6 +58,11 @@ type Options struct {
 	// vim picks a light scheme on a light terminal. Nil means white on
 	// black.
 	TermColors *vterm.DefaultColors
+	// TmuxShim is the agentgrid executable. When set (with StateDir and
+	// SocketPath), a "tmux" link to it in <StateDir>/bin goes first on every
+	// child's PATH, with TMUX naming this session and TMUX_PANE each pane's
+	// %N, so tmux commands the agents run create agentgrid panes (tmux.go).
+	TmuxShim string
 }
 
 // PaneView is one pane for the UI to draw.

@@ -32,6 +32,9 @@ import (
 // Execute runs the agentgrid command line with os.Args and returns the exit
 // status; version is what --version prints and the socket reports.
 func Execute(version string) int {
+	if code, ok := tmuxByName(); ok {
+		return code
+	}
 	root := newRootCmd(version)
 	if err := root.Execute(); err != nil {
 		var ee exitError
@@ -117,6 +120,7 @@ until then the session says in its status line that it ignored the file.`,
 	addTrustCommands(root)
 	addHookCommands(root)
 	addMCPCommand(root)
+	addTmuxCommand(root)
 	addDemoCommands(root)
 	addWatchdogCommand(root)
 	return root
@@ -228,6 +232,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Screen:     mirror,
 		Watchdog:   watcher,
 		TermColors: termColors,
+		TmuxShim:   executable(),
 	})
 	if err != nil {
 		return err
