@@ -84,6 +84,7 @@ func (e *Engine) Tmux(ctx context.Context, c control.Caller, p control.TmuxParam
 			e.st.tmux.init()
 			call.self = e.tmuxSelf(c, p.Pane)
 			wait, terr = e.tmuxRun(&call, cmd)
+			e.publish()
 		}); derr != nil {
 			terr = tmuxshim.Errorf("agentgrid: %v", derr)
 		}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,6 +22,14 @@ func TestTmuxClaudeCurrentProtocol(t *testing.T) {
 	spawn(t, s.e, "sleep", "600")
 	spawn(t, s.e, "sleep", "600")
 
+	for id, pane := range map[string]string{"main": "%0", "a2": "%2"} {
+		env := s.envOf(id)
+		if envValue(env, "TMUX") != s.sock+","+strconv.Itoa(os.Getpid())+",0" || envValue(env, "TMUX_PANE") != pane ||
+			!strings.HasPrefix(envValue(env, "PATH"), filepath.Join(s.dir, "bin")+":") {
+			t.Fatalf("%s's environment does not lead tmux to agentgrid: TMUX=%q TMUX_PANE=%q PATH=%q",
+				id, envValue(env, "TMUX"), envValue(env, "TMUX_PANE"), envValue(env, "PATH"))
+		}
+	}
 	project := t.TempDir()
 	teammate := filepath.Join(t.TempDir(), "claude")
 	script := "#!/bin/sh\necho \"teammate $4 in $(pwd) pane $TMUX_PANE teams=$CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS\"\nexec sleep 600\n"
