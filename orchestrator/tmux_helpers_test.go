@@ -93,8 +93,14 @@ func (s *shimSession) envOf(id string) []string {
 // tmux found is whatever that agent's PATH finds first.
 func (s *shimSession) tmux(as string, args ...string) (stdout, stderr string, code int) {
 	s.t.Helper()
+	return s.tmuxEnv(as, nil, args...)
+}
+
+// tmuxEnv is tmux with extra variables in the caller's environment.
+func (s *shimSession) tmuxEnv(as string, extra []string, args ...string) (stdout, stderr string, code int) {
+	s.t.Helper()
 	cmd := exec.Command("/bin/sh", append([]string{"-c", `exec tmux "$@"`, "sh"}, args...)...)
-	cmd.Env = s.envOf(as)
+	cmd.Env = append(s.envOf(as), extra...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -1,6 +1,8 @@
 package orchestrator
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -134,5 +136,13 @@ func TestTmuxSessionsAreGroupsOfAgents(t *testing.T) {
 		t.Fatalf("unknown command = %d %q", code, errOut)
 	}
 	s.ok("main", "wait-for", "-S", "done")
+	// With AGENTGRID_TMUX_LOG=1 each call is recorded in the state folder.
+	if _, _, code := s.tmuxEnv("main", []string{"AGENTGRID_TMUX_LOG=1"}, "display-message", "-p", "#{session_name}"); code != 0 {
+		t.Fatal("display-message failed")
+	}
+	log, err := os.ReadFile(filepath.Join(s.dir, "tmux-shim.log"))
+	if err != nil || !strings.Contains(string(log), "pane=%0\texit=0\t\"display-message\" \"-p\" \"#{session_name}\"") {
+		t.Fatalf("tmux-shim.log = %q, %v", log, err)
+	}
 	s.focusStays("the session commands")
 }

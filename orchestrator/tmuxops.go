@@ -134,9 +134,9 @@ func (e *Engine) tmuxSetOption(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Erro
 		}
 		return tmuxshim.Errorf("already set: %s", name)
 	case cmd.Flags['F'] && pane != nil:
-		value = tmuxshim.Expand(value, e.formatVars(pane, windowOfGroup(e.groupOf(pane.id))))
+		value = tmuxshim.Expand(value, e.varsFor(c, pane, windowOfGroup(e.groupOf(pane.id))))
 	case cmd.Flags['F']:
-		value = tmuxshim.Expand(value, e.formatVars(nil, 0))
+		value = tmuxshim.Expand(value, e.varsFor(c, nil, 0))
 	}
 	if cmd.Flags['a'] {
 		value = old + value
@@ -316,7 +316,7 @@ func (e *Engine) tmuxJoinBreak(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Erro
 		if format == "" {
 			format = "#{session_name}:#{window_index}.#{pane_index}"
 		}
-		c.out.WriteString(tmuxshim.Expand(format, e.formatVars(a, windowOfGroup(dst))) + "\n")
+		c.out.WriteString(tmuxshim.Expand(format, e.varsFor(c, a, windowOfGroup(dst))) + "\n")
 	}
 	return nil
 }

@@ -313,6 +313,24 @@ func (e *Engine) formatVars(a *agent, w int) tmuxshim.Vars {
 	}
 }
 
+// varsFor is formatVars as caller c may see them: of a pane it may not
+// read (see authz.go) only the ids, geometry and flags, never its title,
+// command, directory or options.
+func (e *Engine) varsFor(c *tmuxCall, a *agent, w int) tmuxshim.Vars {
+	v := e.formatVars(a, w)
+	if a == nil || c.caller.May(control.GrantRead, a.id) == nil {
+		return v
+	}
+	return func(name string) (string, bool) {
+		switch {
+		case strings.HasPrefix(name, "@"), name == "pane_title", name == "pane_current_path",
+			name == "pane_current_command", name == "pane_start_command", name == "pane_pid":
+			return "", true
+		}
+		return v(name)
+	}
+}
+
 // outerTerm is the terminal type agentgrid itself runs in.
 func (e *Engine) outerTerm() string {
 	for _, kv := range e.opts.Env {
@@ -335,7 +353,7 @@ func (e *Engine) tmuxDisplay(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error 
 	if !cmd.Flags['p'] {
 		return nil // a message for the status line: nothing to print
 	}
-	c.out.WriteString(tmuxshim.Expand(format, e.formatVars(a, windowOfGroup(e.groupOf(a.id)))) + "\n")
+	c.out.WriteString(tmuxshim.Expand(format, e.varsFor(c, a, windowOfGroup(e.groupOf(a.id)))) + "\n")
 	return nil
 }
 
@@ -360,7 +378,7 @@ func (e *Engine) tmuxListPanes(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Erro
 	}
 	for _, w := range windows {
 		for _, a := range e.windowPanes(w) {
-			c.out.WriteString(tmuxshim.Expand(format, e.formatVars(a, w)) + "\n")
+			c.out.WriteString(tmuxshim.Expand(format, e.varsFor(c, a, w)) + "\n")
 		}
 	}
 	return nil
@@ -401,7 +419,7 @@ func (e *Engine) tmuxListGroups(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Err
 		if ps := e.windowPanes(w); len(ps) > 0 {
 			first = ps[0]
 		}
-		c.out.WriteString(tmuxshim.Expand(format, e.formatVars(first, w)) + "\n")
+		c.out.WriteString(tmuxshim.Expand(format, e.varsFor(c, first, w)) + "\n")
 	}
 	return nil
 }

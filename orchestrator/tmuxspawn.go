@@ -119,7 +119,7 @@ func (e *Engine) tmuxNewPane(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error 
 			format = "#{session_name}:#{window_index}.#{pane_index}"
 		}
 		a := e.st.agents[info.ID]
-		c.out.WriteString(tmuxshim.Expand(format, e.formatVars(a, windowOfGroup(group))) + "\n")
+		c.out.WriteString(tmuxshim.Expand(format, e.varsFor(c, a, windowOfGroup(group))) + "\n")
 	}
 	return nil
 }
