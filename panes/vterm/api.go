@@ -9,10 +9,11 @@
 // RIS scroll the used rows into history, shrinking the height drops rows
 // below the cursor first. Deliberate differences: invalid UTF-8 shows as
 // U+FFFD; grapheme clusters follow the outer renderer (x/ansi), not tmux's
-// per-codepoint rules, though VS16 widens a symbol only for a program that
-// asked for grapheme widths (mode 2027; docs/WIDTHS.md); the cursor X reported during a pending
-// wrap is the last column (tmux reports one past it); a cell that the
-// renderer would fuse into its neighbour is drawn as U+FFFD.
+// per-codepoint rules, though VS16 widens a symbol only for a program
+// that asked for grapheme widths (mode 2027; docs/WIDTHS.md); the cursor X
+// reported during a pending wrap is the last column (tmux reports one past
+// it); a cell that the renderer would fuse into its neighbour is drawn as
+// U+FFFD.
 package vterm
 
 import (
