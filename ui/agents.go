@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,6 +11,7 @@ import (
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 // agentsOverlay lists every agent (visible, queued, off screen, finished)
@@ -127,9 +129,9 @@ func where(a *control.AgentInfo) string {
 }
 
 // View implements overlay.
-func (a *agentsOverlay) View() ([]string, int, int) {
-	header := a.st.mutedSGR + fmt.Sprintf("%-6s %-12s %-11s %6s  %s", "id", "state", "where", "age", "title — why") + sgrReset
-	lines := []string{header}
+func (a *agentsOverlay) View() ([][]vterm.Cell, int, int) {
+	header := line{{text: fmt.Sprintf("%-6s %-12s %-11s %6s  %s", "id", "state", "where", "age", "title — why"), st: a.st.muted}}
+	lines := []line{header}
 	n := a.listRows()
 	i := a.index()
 	if i < a.top {
@@ -162,21 +164,24 @@ func (a *agentsOverlay) View() ([]string, int, int) {
 		if why = sanitizeLabel(why); why != "" {
 			text += " — " + why
 		}
-		row := fmt.Sprintf("%-6s %s%-12s%s %-11s %6s  %s", ag.ID, a.st.ovBadge(string(st)), ansi.Truncate(state, 12, ""), sgrReset, where(ag), age, text)
-		if ansi.StringWidth(row) > inner {
-			row = ansi.Truncate(row, inner, "…")
-		}
+		row := line{
+			{text: fmt.Sprintf("%-6s ", ag.ID)},
+			{text: fmt.Sprintf("%-12s", ansi.Truncate(state, 12, "")), st: a.st.ovBadge(string(st))},
+			{text: fmt.Sprintf(" %-11s %6s  %s", where(ag), age, text)},
+		}.truncate(inner, "…")
 		if ag.ID == a.selected {
-			row = a.st.selectSGR + ansi.Strip(fitLine(row, inner)) + sgrReset
+			// The whole row in the selection's look, as wide as the box.
+			t := row.text()
+			row = line{{text: t + strings.Repeat(" ", max(inner-ansi.StringWidth(t), 0)), st: a.st.selected}}
 		}
 		lines = append(lines, row)
 	}
 	for len(lines) < n+1 {
-		lines = append(lines, "")
+		lines = append(lines, nil)
 	}
-	msg := ""
+	var msg line
 	if a.err != "" {
-		msg = a.st.errorSGR + a.err + sgrReset
+		msg = line{{text: sanitizeLabel(a.err), st: a.st.errLook}}
 	}
 	lines = append(lines, msg)
 	title := fmt.Sprintf("agents (%d)", len(a.agents))

@@ -5,12 +5,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 // helpOverlay shows the keymap, generated from the same table that routes
 // keys.
 type helpOverlay struct {
-	lines []string
+	lines []line
 	top   int
 	st    uiStyles
 	w, h  int
@@ -28,8 +30,8 @@ func newHelpOverlay(prefix string, opts keyOptions, w, h int, st uiStyles) *help
 }
 
 // helpLines renders the keymap sections as overlay lines.
-func helpLines(prefix string, opts keyOptions, st uiStyles) []string {
-	var lines []string
+func helpLines(prefix string, opts keyOptions, st uiStyles) []line {
+	var lines []line
 	secs := helpSections(prefix, opts, false)
 	keyW := 0
 	for _, sec := range secs {
@@ -39,12 +41,12 @@ func helpLines(prefix string, opts keyOptions, st uiStyles) []string {
 	}
 	for i, sec := range secs {
 		if i > 0 {
-			lines = append(lines, "")
+			lines = append(lines, nil)
 		}
-		lines = append(lines, st.titleSGR+sec.title+sgrReset)
+		lines = append(lines, line{{text: sec.title, st: st.title}})
 		for _, r := range sec.rows {
 			pad := strings.Repeat(" ", keyW-ansi.StringWidth(r[0]))
-			lines = append(lines, "  "+st.keySGR+r[0]+sgrReset+pad+"  "+r[1])
+			lines = append(lines, line{{text: "  "}, {text: r[0], st: st.key}, {text: pad + "  " + r[1]}})
 		}
 	}
 	return lines
@@ -81,7 +83,7 @@ func (o *helpOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 }
 
 // View implements overlay.
-func (o *helpOverlay) View() ([]string, int, int) {
+func (o *helpOverlay) View() ([][]vterm.Cell, int, int) {
 	n := o.boxH - 2
 	end := min(o.top+n, len(o.lines))
 	return drawBox("keys", o.lines[o.top:end], o.HelpKeys(), o.boxW, o.st.box), o.x, o.y

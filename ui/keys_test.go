@@ -388,7 +388,7 @@ func TestHelpShowsAltArrowsOnlyWhenOn(t *testing.T) {
 		if !ok {
 			t.Fatalf("prefix ? opened %T", m.overlay)
 		}
-		text := strings.Join(h.lines, "\n")
+		text := linesText(h.lines)
 		if got := strings.Contains(text, "alt+left"); got != on {
 			t.Errorf("alt_arrows_focus = %v: help lists alt+left = %v", on, got)
 		}

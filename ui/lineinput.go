@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // lineInput is a one-line text editor for prompts: emacs-style motions,
@@ -112,15 +114,15 @@ func (l *lineInput) Update(msg tea.Msg) {
 
 // view renders the prompt and the part of the text around the insertion
 // point that fits, and returns the cursor's cell column.
-func (l *lineInput) view(textSGR, placeholderSGR string) (string, int) {
+func (l *lineInput) view(textSt, placeholderSt termrt.Style) (line, int) {
 	pw := ansi.StringWidth(l.prompt)
 	room := max(l.width-pw-1, 1) // one cell for the cursor at the end
 	if len(l.value) == 0 {
-		ph := ""
+		out := plain(l.prompt)
 		if l.placeholder != "" {
-			ph = placeholderSGR + ansi.Truncate(l.placeholder, room, "…") + sgrReset
+			out = append(out, span{text: ansi.Truncate(l.placeholder, room, "…"), st: placeholderSt})
 		}
-		return l.prompt + ph, pw
+		return out, pw
 	}
 	// Scroll so the insertion point is visible: start from the cursor and
 	// take as much text to its left as fits.
@@ -144,5 +146,5 @@ func (l *lineInput) view(textSGR, placeholderSGR string) (string, int) {
 		end++
 	}
 	before := string(l.value[start:l.pos])
-	return l.prompt + textSGR + before + string(l.value[l.pos:end]) + sgrReset, pw + ansi.StringWidth(before)
+	return line{{text: l.prompt}, {text: before + string(l.value[l.pos:end]), st: textSt}}, pw + ansi.StringWidth(before)
 }

@@ -217,7 +217,7 @@ func TestHelpOverlayFromKeymap(t *testing.T) {
 	if !ok {
 		t.Fatalf("overlay %T", m.overlay)
 	}
-	all := ansi.Strip(strings.Join(h.lines, "\n"))
+	all := ansi.Strip(linesText(h.lines))
 	for _, b := range keymap {
 		if !strings.Contains(all, b.desc) {
 			t.Errorf("help lacks %q", b.desc)

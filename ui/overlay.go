@@ -1,11 +1,10 @@
 package ui
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
@@ -16,9 +15,9 @@ type overlay interface {
 	SetSize(w, h int)
 	// Update handles a key press or paste and says what the model should do.
 	Update(msg tea.Msg) (overlayResult, tea.Cmd)
-	// View returns the widget's rows (all the same width) and where its top
-	// left corner goes on the screen.
-	View() (rows []string, x, y int)
+	// View returns the widget's rows of cells (all the same width) and
+	// where its top left corner goes on the screen.
+	View() (rows [][]vterm.Cell, x, y int)
 	// Cursor is where the real cursor goes while the widget is open, or nil.
 	Cursor() *tea.Cursor
 	// HelpKeys is the one-line key hint shown in the widget's bottom border.
@@ -126,43 +125,38 @@ func (m *Model) drawOverlay(base *termrt.Canvas) *termrt.Canvas {
 	}
 	m.top.CopyFrom(base)
 	for i, r := range rows {
-		y := oy + i
-		if y < 0 || y >= m.top.H || ox >= m.top.W {
-			continue
-		}
-		w := min(ansi.StringWidth(r), m.top.W-max(ox, 0))
-		m.top.Put(y, ox, m.top.W, decodeStyled(r, w))
+		m.top.Put(oy+i, ox, m.top.W, r)
 	}
 	return &m.top
 }
 
 // boxStyle is how a widget's frame looks.
 type boxStyle struct {
-	border, title, text, hint string
+	border, title, text, hint termrt.Style
 }
 
-// drawBox frames lines (styled strings) in a box w cells wide with the
-// title in the top border and hint in the bottom one.
-func drawBox(title string, lines []string, hint string, w int, st boxStyle) []string {
+// drawBox frames lines in a box w cells wide with the title in the top
+// border and hint in the bottom one. Spans without a look of their own
+// take the box's text look, so the widget is one solid block.
+func drawBox(title string, lines []line, hint string, w int, st boxStyle) [][]vterm.Cell {
 	if w < 4 {
 		return nil
 	}
 	inner := w - 2
-	rows := make([]string, 0, len(lines)+2)
+	rows := make([][]vterm.Cell, 0, len(lines)+2)
 	rows = append(rows, boxEdge("┌", "┐", title, inner, st.border, st.title))
-	side := st.border + "│" + sgrReset
 	for _, l := range lines {
-		// Every reset inside the line returns to the overlay's own colours,
-		// so the widget stays one solid block.
-		body := strings.ReplaceAll(fitLine(" "+l, inner), sgrReset, sgrReset+st.text)
-		rows = append(rows, side+st.text+body+sgrReset+side)
+		r := make([]vterm.Cell, 0, w)
+		r = append(r, st.border.Cell("│", 1))
+		r = append(line{{text: " "}}, l...).appendCells(r, inner, st.text)
+		rows = append(rows, append(r, st.border.Cell("│", 1)))
 	}
 	rows = append(rows, boxEdge("└", "┘", hint, inner, st.border, st.hint))
 	return rows
 }
 
 // boxEdge draws a horizontal box edge with a label after the first dash.
-func boxEdge(l, r, label string, inner int, border, labelSGR string) string {
+func boxEdge(l, r, label string, inner int, border, labelSt termrt.Style) []vterm.Cell {
 	label = sanitizeLabel(label)
 	if label != "" {
 		label = " " + label + " "
@@ -171,17 +165,16 @@ func boxEdge(l, r, label string, inner int, border, labelSGR string) string {
 		label = ansi.Truncate(label, max(inner-1, 0), "…")
 	}
 	lw := ansi.StringWidth(label)
-	var sb strings.Builder
-	sb.WriteString(border + l)
+	row := make([]vterm.Cell, 0, inner+2)
+	row = append(row, border.Cell(l, 1))
 	if inner >= 1 {
-		sb.WriteString("─")
+		row = append(row, border.Cell("─", 1))
 	}
-	if lw > 0 {
-		sb.WriteString(labelSGR + label + border)
+	row = termrt.AppendText(row, label, labelSt)
+	for range max(inner-1-lw, 0) {
+		row = append(row, border.Cell("─", 1))
 	}
-	sb.WriteString(strings.Repeat("─", max(inner-1-lw, 0)))
-	sb.WriteString(r + sgrReset)
-	return sb.String()
+	return append(row, border.Cell(r, 1))
 }
 
 // centre places a box of w x h in a terminal of tw x th.

@@ -2,6 +2,9 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentgrid/agentgrid/panes/vterm"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // promptPurpose says what a prompt's text is for.
@@ -79,19 +82,19 @@ func (p *promptOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 }
 
 // View implements overlay.
-func (p *promptOverlay) View() ([]string, int, int) {
-	msg := ""
+func (p *promptOverlay) View() ([][]vterm.Cell, int, int) {
+	var msg line
 	if p.err != "" {
-		msg = p.st.errorSGR + p.err + sgrReset
+		msg = line{{text: sanitizeLabel(p.err), st: p.st.errLook}}
 	}
-	line, _ := p.input.view("", p.st.mutedSGR)
-	rows := drawBox(p.title, []string{line, msg}, p.HelpKeys(), p.boxW, p.st.box)
+	input, _ := p.input.view(termrt.Style{}, p.st.muted)
+	rows := drawBox(p.title, []line{input, msg}, p.HelpKeys(), p.boxW, p.st.box)
 	return rows, p.x, p.y
 }
 
 // Cursor implements overlay: the real cursor sits in the input line.
 func (p *promptOverlay) Cursor() *tea.Cursor {
-	_, col := p.input.view("", "")
+	_, col := p.input.view(termrt.Style{}, termrt.Style{})
 	return tea.NewCursor(p.x+2+col, p.y+1) // border and the leading space
 }
 
@@ -138,8 +141,8 @@ func (c *confirmOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 }
 
 // View implements overlay.
-func (c *confirmOverlay) View() ([]string, int, int) {
-	return drawBox("confirm", []string{c.question}, c.HelpKeys(), c.boxW, c.st.box), c.x, c.y
+func (c *confirmOverlay) View() ([][]vterm.Cell, int, int) {
+	return drawBox("confirm", []line{plain(c.question)}, c.HelpKeys(), c.boxW, c.st.box), c.x, c.y
 }
 
 // Cursor implements overlay.

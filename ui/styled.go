@@ -7,9 +7,10 @@ import (
 
 // decodeStyled turns a line of styled text (SGR and hyperlinks, at most w
 // cells) into w cells, blank-padded, with agentgrid's terminal emulator.
-// It serves the parts of a frame still built as strings (the status line
-// from hooks, the overlay widgets, a watched session's lines) and only
-// when they change: pane content and borders are cells from the start.
+// It serves what comes as strings: the status line, which hooks builds,
+// when it changes; the theme's SGR prefixes, once; a watched session's
+// lines, which come over the socket. Pane content, borders and overlays
+// are cells from the start.
 func decodeStyled(s string, w int) []vterm.Cell {
 	if w <= 0 {
 		return nil

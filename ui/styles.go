@@ -6,7 +6,9 @@ import (
 
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/themes"
+	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
 // uiStyles are the theme resolved once into the raw SGR prefixes the UI
@@ -18,22 +20,58 @@ type uiStyles struct {
 
 	prefixSGR string // the armed-prefix indicator in the status line
 
-	// Overlay styles all carry the overlay background, so a widget is one
+	// Overlay looks all carry the overlay background, so a widget is one
 	// solid block over the panes.
-	box       boxStyle
-	ovBadges  map[string]string
-	mutedSGR  string
-	errorSGR  string
-	selectSGR string // the selected row of a list
-	titleSGR  string // section titles
-	keySGR    string // key names in the help
+	box      boxStyle
+	ovBadges map[string]termrt.Style
+	muted    termrt.Style
+	errLook  termrt.Style
+	selected termrt.Style // the selected row of a list
+	title    termrt.Style // section titles
+	key      termrt.Style // key names in the help
 }
 
 // badge returns the SGR prefix of a state's badge in a pane border.
 func (s uiStyles) badge(state string) string { return s.badges[state] }
 
-// ovBadge returns the SGR prefix of a state's badge inside an overlay.
-func (s uiStyles) ovBadge(state string) string { return s.ovBadges[state] }
+// ovBadge returns the look of a state's badge inside an overlay.
+func (s uiStyles) ovBadge(state string) termrt.Style { return s.ovBadges[state] }
+
+// look builds a cell look from palette colours ("" is the terminal
+// default), as sgrStyle builds an SGR prefix.
+func look(fg, bg string, bold, faint, reverse bool) termrt.Style {
+	var st termrt.Style
+	if bold {
+		st.Attrs |= vterm.AttrBold
+	}
+	if faint {
+		st.Attrs |= vterm.AttrFaint
+	}
+	if reverse {
+		st.Attrs |= vterm.AttrReverse
+	}
+	st.Fg, st.Bg = paletteColor(fg), paletteColor(bg)
+	return st
+}
+
+// paletteColor is a palette colour ("#rrggbb" or a palette index) as a
+// cell colour; "" is the default.
+func paletteColor(c string) vterm.Color {
+	if c == "" {
+		return 0
+	}
+	switch col := lipgloss.Color(c).(type) {
+	case ansi.BasicColor:
+		return vterm.IndexedColor(uint8(col))
+	case ansi.IndexedColor:
+		return vterm.IndexedColor(uint8(col))
+	case nil:
+		return 0
+	default:
+		r, g, b, _ := col.RGBA()
+		return vterm.RGBColor(uint8(r>>8), uint8(g>>8), uint8(b>>8))
+	}
+}
 
 // sgrStyle builds a reset-prefixed SGR sequence from palette colours ("" is
 // the terminal default).
@@ -85,23 +123,24 @@ func newUIStyles(t themes.Styles) uiStyles {
 		},
 		badges:    map[string]string{},
 		prefixSGR: sgrStyle(p.Accent, "", true, false, true),
+		// The theme's own overlay prefixes are read once, here.
 		box: boxStyle{
-			border: g.OverlayBorder,
-			title:  g.OverlayTitle,
-			text:   g.Overlay,
-			hint:   sgrStyle(p.Muted, p.OverlayBg, false, false, false),
+			border: styleOf(g.OverlayBorder),
+			title:  styleOf(g.OverlayTitle),
+			text:   styleOf(g.Overlay),
+			hint:   look(p.Muted, p.OverlayBg, false, false, false),
 		},
-		ovBadges:  map[string]string{},
-		mutedSGR:  sgrStyle(p.Muted, p.OverlayBg, false, false, false),
-		errorSGR:  sgrStyle(p.Error, p.OverlayBg, true, false, false),
-		selectSGR: g.OverlaySelect,
-		titleSGR:  g.OverlayTitle,
-		keySGR:    sgrStyle(p.HelpKey, p.OverlayBg, true, false, false),
+		ovBadges: map[string]termrt.Style{},
+		muted:    look(p.Muted, p.OverlayBg, false, false, false),
+		errLook:  look(p.Error, p.OverlayBg, true, false, false),
+		selected: styleOf(g.OverlaySelect),
+		title:    styleOf(g.OverlayTitle),
+		key:      look(p.HelpKey, p.OverlayBg, true, false, false),
 	}
 	for _, b := range agentstate.Badges() {
 		st := string(b)
 		s.badges[st] = g.BadgeSGR(st)
-		s.ovBadges[st] = sgrStyle(p.Badge(st), p.OverlayBg, true, false, false)
+		s.ovBadges[st] = look(p.Badge(st), p.OverlayBg, true, false, false)
 	}
 	return s
 }
