@@ -33,6 +33,9 @@ type fakeEngine struct {
 	sends    []string // "id:bytes" for Send
 	spawnErr error
 	showErr  error
+	// slow, when set, holds the calls that act on the grid (spawn, close,
+	// show, zoom, layout) until it is closed, like an engine that is busy.
+	slow chan struct{}
 	// panicOnSnapshot makes Snapshot panic, to test crash recovery.
 	panicOnSnapshot bool
 }
@@ -45,6 +48,16 @@ func (f *fakeEngine) record(format string, args ...any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+}
+
+// busy waits while the engine is held (slow).
+func (f *fakeEngine) busy() {
+	f.mu.Lock()
+	slow := f.slow
+	f.mu.Unlock()
+	if slow != nil {
+		<-slow
+	}
 }
 
 func (f *fakeEngine) Snapshot() orchestrator.Snapshot {
@@ -75,13 +88,25 @@ func (f *fakeEngine) Focus(id string) {
 	f.snap.Focus = id
 	f.mu.Unlock()
 }
-func (f *fakeEngine) ToggleZoom()                { f.record("zoom") }
-func (f *fakeEngine) CycleLayout()               { f.record("layout") }
-func (f *fakeEngine) Show(id string) error       { f.record("show %s", id); return f.showErr }
-func (f *fakeEngine) Close(id string) error      { f.record("close %s", id); return nil }
+func (f *fakeEngine) ToggleZoom()  { f.busy(); f.record("zoom") }
+func (f *fakeEngine) CycleLayout() { f.busy(); f.record("layout") }
+func (f *fakeEngine) Show(id string) error {
+	f.busy()
+	f.record("show %s", id)
+	if f.showErr != nil {
+		return f.showErr
+	}
+	// Like the engine's: a shown agent is focused.
+	f.mu.Lock()
+	f.snap.Focus = id
+	f.mu.Unlock()
+	return nil
+}
+func (f *fakeEngine) Close(id string) error      { f.busy(); f.record("close %s", id); return nil }
 func (f *fakeEngine) Resize(cols, rows int)      { f.record("resize %dx%d", cols, rows) }
 func (f *fakeEngine) Status() *hooks.StatusStore { return f.status }
 func (f *fakeEngine) Spawn(req control.SpawnRequest) (control.AgentInfo, error) {
+	f.busy()
 	f.record("spawn %q", req.Argv)
 	return control.AgentInfo{ID: "a9"}, f.spawnErr
 }

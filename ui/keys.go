@@ -109,8 +109,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		m.focusNumber(k.String())
 		return m.syncSnapshot()
 	case actZoom:
-		m.eng.ToggleZoom()
-		return m.syncSnapshot()
+		return engineCmd(func() error { m.eng.ToggleZoom(); return nil }, nil)
 	case actClose:
 		if focused == nil {
 			return nil
@@ -120,8 +119,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.askClose(focused.Agent)
 	case actLayoutCycle:
-		m.eng.CycleLayout()
-		return m.syncSnapshot()
+		return engineCmd(func() error { m.eng.CycleLayout(); return nil }, nil)
 	case actScrollMode:
 		if focused != nil && m.enterScroll(focused.Agent.ID, false) != nil {
 			if k.String() == "pgup" || k.Keystroke() == "pgup" {
@@ -227,15 +225,12 @@ func (m *Model) focusNumber(n string) {
 // askClose closes an agent, asking first while its process still runs.
 func (m *Model) askClose(a control.AgentInfo) tea.Cmd {
 	id := a.ID
+	closeCmd := engineCmd(func() error { return m.eng.Close(id) }, nil)
 	if a.State.Finished() {
-		_ = m.eng.Close(id)
-		return nil
+		return closeCmd
 	}
 	q := fmt.Sprintf("Close %s (%s)? It is still %s.", id, sanitizeLabel(paneTitle(&a, "")), a.State)
-	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd {
-		_ = m.eng.Close(id)
-		return nil
-	}))
+	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd { return closeCmd }))
 	return nil
 }
 
@@ -259,18 +254,34 @@ func (m *Model) askQuit() tea.Cmd {
 	return nil
 }
 
-// submitNewAgent spawns the command line typed in the prompt; a parse or
-// spawn error keeps the prompt open with the message.
-func (m *Model) submitNewAgent(line string) error {
+// submitNewAgent spawns the command line typed in prompt p. A parse error
+// is returned at once; the spawn runs as a command, and p stays open
+// (taking no second submit) until it succeeded, or shows why it failed.
+func (m *Model) submitNewAgent(p *promptOverlay, line string) (tea.Cmd, error) {
 	argv, err := splitShellWords(line)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(argv) == 0 {
-		return fmt.Errorf("type a command to run, e.g. htop or sh -c 'make test'")
+		return nil, fmt.Errorf("type a command to run, e.g. htop or sh -c 'make test'")
 	}
-	if _, err := m.eng.Spawn(control.SpawnRequest{Argv: argv}); err != nil {
+	p.pending = true
+	spawn := func() error {
+		_, err := m.eng.Spawn(control.SpawnRequest{Argv: argv})
 		return err
 	}
-	return nil
+	return engineCmd(spawn, func(m *Model, err error) tea.Cmd {
+		p.pending = false
+		switch {
+		case m.overlay != p:
+			// The prompt was closed meanwhile: the error has no other place.
+			return afterEngine(m, err)
+		case err != nil:
+			p.setError(err.Error())
+			m.topDirty = true
+			return nil
+		}
+		m.setOverlay(nil)
+		return m.syncSnapshot()
+	}), nil
 }

@@ -64,14 +64,51 @@ func keyOf(t *testing.T, name string) tea.KeyPressMsg {
 	return k
 }
 
+// press types keys as Bubble Tea would, running the commands they return
+// (engine calls included, their results handed back); it returns a command
+// yielding the last key's other messages.
 func press(t *testing.T, m *Model, names ...string) tea.Cmd {
 	t.Helper()
 	var cmd tea.Cmd
 	for _, n := range names {
 		_, cmd = m.Update(keyOf(t, n))
 		m.View()
+		cmd = settle(m, cmd)
 	}
 	return cmd
+}
+
+// settle runs cmd, handing engine results back to m, and returns a
+// command yielding the other messages it produced.
+func settle(m *Model, cmd tea.Cmd) tea.Cmd {
+	var rest []tea.Cmd
+	var run func(tea.Cmd)
+	run = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				run(c)
+			}
+		case engineDoneMsg:
+			_, next := m.Update(msg)
+			m.View()
+			run(next)
+		case nil:
+		default:
+			rest = append(rest, func() tea.Msg { return msg })
+		}
+	}
+	run(cmd)
+	switch len(rest) {
+	case 0:
+		return nil
+	case 1:
+		return rest[0]
+	}
+	return tea.Batch(rest...)
 }
 
 // refreshFrom makes the model take the fake engine's current snapshot.

@@ -162,6 +162,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onOuterColors(msg.Color, nil)
 	case tea.BackgroundColorMsg:
 		return m, m.onOuterColors(nil, msg.Color)
+	case engineDoneMsg:
+		return m, msg.then(m, msg.err)
 	}
 	return m, nil
 }

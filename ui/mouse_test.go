@@ -199,11 +199,8 @@ func TestAgentsOverlay(t *testing.T) {
 		}
 	}
 	press(t, m, "down", "down", "enter")
-	if eng.lastCall() != "focus a3" {
-		t.Errorf("enter on a3: calls %q", eng.calls)
-	}
-	if !slices.Contains(eng.calls, "show a3") {
-		t.Errorf("show not called: %q", eng.calls)
+	if eng.lastCall() != "show a3" || m.snap.Focus != "a3" {
+		t.Errorf("enter on a3: calls %q, focus %q", eng.calls, m.snap.Focus)
 	}
 	if m.overlay != nil {
 		t.Error("overlay still open after show")

@@ -63,9 +63,14 @@ func (m *Model) overlayMsg(msg tea.Msg) tea.Cmd {
 	switch o := w.(type) {
 	case *promptOverlay:
 		if res.submitted {
-			if err := m.submitPrompt(o, res.submit); err != nil {
+			scmd, err := m.submitPrompt(o, res.submit)
+			if err != nil {
 				o.setError(err.Error())
 				return cmd
+			}
+			if scmd != nil {
+				// The prompt closes once the engine said yes.
+				return tea.Batch(cmd, scmd)
 			}
 			res.close = true
 		}
@@ -76,13 +81,20 @@ func (m *Model) overlayMsg(msg tea.Msg) tea.Cmd {
 		}
 	case *agentsOverlay:
 		if res.show != "" {
-			if err := m.eng.Show(res.show); err != nil {
-				o.setError(err.Error())
-				return cmd
-			}
-			m.eng.Focus(res.show)
-			cmd = tea.Batch(cmd, m.syncSnapshot())
-			res.close = true
+			// Show swaps the agent in and focuses it; the overlay closes
+			// once it did, or shows why it could not.
+			id := res.show
+			return tea.Batch(cmd, engineCmd(func() error { return m.eng.Show(id) }, func(m *Model, err error) tea.Cmd {
+				if m.overlay == w {
+					if err != nil {
+						o.setError(err.Error())
+						m.topDirty = true
+						return nil
+					}
+					m.setOverlay(nil)
+				}
+				return afterEngine(m, err)
+			}))
 		}
 		if res.closeID != "" {
 			for _, a := range m.snap.Agents {
@@ -98,18 +110,19 @@ func (m *Model) overlayMsg(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// submitPrompt acts on a prompt's text.
-func (m *Model) submitPrompt(p *promptOverlay, text string) error {
+// submitPrompt acts on a prompt's text: an error refuses it at once; a
+// command, when returned, finishes the work (and closes the prompt).
+func (m *Model) submitPrompt(p *promptOverlay, text string) (tea.Cmd, error) {
 	switch p.purpose {
 	case promptNewAgent:
-		return m.submitNewAgent(text)
+		return m.submitNewAgent(p, text)
 	case promptSearch:
 		if text == "" {
-			return nil
+			return nil, nil
 		}
 		m.search(p.paneID, text, p.backward)
 	}
-	return nil
+	return nil, nil
 }
 
 // drawOverlay returns base with the open overlay drawn on top: base

@@ -24,6 +24,7 @@ type promptOverlay struct {
 	title    string
 	input    lineInput
 	err      string
+	pending  bool // a submit is being acted on: enter waits for it
 	st       uiStyles
 	w, h     int
 	x, y     int
@@ -73,6 +74,9 @@ func (p *promptOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 		case "esc", "ctrl+c":
 			return overlayResult{close: true}, nil
 		case "enter":
+			if p.pending {
+				return overlayResult{}, nil
+			}
 			return overlayResult{submitted: true, submit: p.input.Value()}, nil
 		}
 	}
