@@ -225,6 +225,10 @@ type Kind struct {
 	// Without a grant an agent acts only on itself and the agents it started
 	// (and signals only itself).
 	Grants []string `toml:"grants"`
+	// Teams turns on the CLI's agent teams for this process (claude only):
+	// its teammates then open as agentgrid panes through the session's
+	// tmux entry point.
+	Teams bool `toml:"teams"`
 }
 
 // DefaultLogMax is the default cap of one agent's output log.

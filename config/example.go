@@ -125,6 +125,8 @@ level = "info"
 #                agent reads, waits for, sends to and closes only itself and the agents
 #                it started, and signals only itself. An agent never holds more grants
 #                than the agent that started it.
+#   teams        turn on the CLI's agent teams (claude only): each teammate opens as an
+#                agentgrid pane, through the tmux that agentgrid puts on every pane's PATH
 
 [kinds.aider]
 command = ["aider"]
@@ -139,6 +141,7 @@ command = ["claude"]
 prompt_args = ["{prompt}"]
 hooks = "claude"
 mcp = true
+# teams = false   # true: Claude Code agent teams, each teammate an agentgrid pane
 
 [kinds.codex]
 command = ["codex"]

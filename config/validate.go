@@ -187,6 +187,9 @@ func validate(cfg Config, themeDir string) []problem {
 		if len(k.Command) > 0 && k.Command[0] == "" {
 			bad(p+".command", "kinds.%s.command: the program name is empty", name)
 		}
+		if k.Teams && teamsCLI(k) != "claude" {
+			bad(p+".teams", "kinds.%s.teams: agentgrid turns on agent teams only for claude; for OpenCode set \"tmux\": {\"enabled\": true} in oh-my-opencode.json instead", name)
+		}
 		for _, g := range k.Grants {
 			if !slices.Contains(Grants, g) {
 				bad(p+".grants", "kinds.%s.grants: unknown grant %q (one of %s)", name, g, strings.Join(Grants, ", "))
@@ -194,6 +197,18 @@ func validate(cfg Config, themeDir string) []problem {
 		}
 	}
 	return ps
+}
+
+// teamsCLI is the agent CLI a kind runs: its hooks adapter, else its
+// command's name.
+func teamsCLI(k Kind) string {
+	if k.Hooks != "" {
+		return k.Hooks
+	}
+	if len(k.Command) > 0 {
+		return filepath.Base(k.Command[0])
+	}
+	return ""
 }
 
 // shortDuration writes a bound the way a user would: "5m", "24h", "1h".

@@ -178,6 +178,13 @@ timeout = "-1s"
 command = ["mine"]
 hooks = "cursor"
 grants = ["send", "everything"]
+
+[kinds.codex]
+teams = true
+
+[kinds.claude2]
+command = ["/opt/bin/claude"]
+teams = true
 `,
 			want: []string{
 				`2: orchestrator.kind = "gpt": no such kind`,
@@ -189,6 +196,7 @@ grants = ["send", "everything"]
 				`23: hooks[1].timeout = -1s: must be between 0s and 1h`,
 				`27: kinds.mine.hooks = "cursor": unknown adapter`,
 				`28: kinds.mine.grants: unknown grant "everything"`,
+				`31: kinds.codex.teams: agentgrid turns on agent teams only for claude`,
 			},
 		},
 		{

@@ -69,10 +69,10 @@ func resolveKind(cfg config.Config, req control.SpawnRequest, sess SessionEnv) (
 		env = append(env, key+"="+k.Env[key])
 	}
 	cli := k.Hooks
-	if cli == "" && k.MCP {
+	if cli == "" && (k.MCP || k.Teams) {
 		cli = cliOf(argv[0])
 	}
-	return wireCLI(cli, k.Hooks != "", k.MCP, argv, env, sess)
+	return wireCLI(cli, agentcli.Wiring{Hooks: k.Hooks != "", MCP: k.MCP, Teams: k.Teams}, argv, env, sess)
 }
 
 // ResolveOrchestrator wires the orchestrator command (`agentgrid -- claude`)
@@ -122,9 +122,10 @@ func cliOf(cmd string) string {
 	return ""
 }
 
-// wireCLI adds the per-process hook and MCP wiring for cli to argv/env.
-func wireCLI(cli string, withHooks, withMCP bool, argv, env []string, sess SessionEnv) ([]string, []string, error) {
-	if cli == "" || (!withHooks && !withMCP) {
+// wireCLI adds the per-process wiring for cli to argv/env: what want asks
+// for of hooks, MCP and agent teams.
+func wireCLI(cli string, want agentcli.Wiring, argv, env []string, sess SessionEnv) ([]string, []string, error) {
+	if cli == "" || (!want.Hooks && !want.MCP && !want.Teams) {
 		return argv, env, nil
 	}
 	c, ok := registry.Adapter(cli)
@@ -141,6 +142,6 @@ func wireCLI(cli string, withHooks, withMCP bool, argv, env []string, sess Sessi
 	}
 	return c.Wire(agentcli.Wiring{
 		Session: sess.Session, Socket: sess.Socket, AgentID: sess.AgentID, StateDir: sess.StateDir,
-		Token: sess.Token, Exe: exe, Hooks: withHooks, MCP: withMCP,
+		Token: sess.Token, Exe: exe, Hooks: want.Hooks, MCP: want.MCP, Teams: want.Teams,
 	}, argv, env)
 }

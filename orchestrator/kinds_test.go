@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -120,5 +121,33 @@ func TestResolveOrchestrator(t *testing.T) {
 	cfg.Orchestrator.Kind = ""
 	if _, _, err := ResolveOrchestrator(cfg, nil, sess); err == nil {
 		t.Error("empty orchestrator argv accepted")
+	}
+}
+
+// [kinds.claude] teams = true turns agent teams on for that process, the
+// orchestrator's (`agentgrid -- claude`) as much as a spawned agent's.
+func TestResolveKindTeams(t *testing.T) {
+	cfg := config.Default()
+	k := cfg.Kinds["claude"]
+	k.Teams = true
+	cfg.Kinds["claude"] = k
+	sess := testSess(t)
+	for _, resolve := range []func() ([]string, []string, error){
+		func() ([]string, []string, error) {
+			return resolveKind(cfg, control.SpawnRequest{Kind: "claude"}, sess)
+		},
+		func() ([]string, []string, error) { return ResolveOrchestrator(cfg, []string{"claude"}, sess) },
+	} {
+		argv, env, err := resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(env, []string{"CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1"}) || argv[len(argv)-2] != "--settings" {
+			t.Fatalf("argv %q env %q", argv, env)
+		}
+		b, err := os.ReadFile(argv[len(argv)-1])
+		if err != nil || !strings.Contains(string(b), `"teammateMode": "tmux"`) {
+			t.Fatalf("settings %s = %s, %v", argv[len(argv)-1], b, err)
+		}
 	}
 }

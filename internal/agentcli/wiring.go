@@ -35,6 +35,9 @@ type Wiring struct {
 	Exe string
 	// Hooks attaches the CLI's hooks, MCP agentgrid's MCP server.
 	Hooks, MCP bool
+	// Teams turns on the CLI's agent teams with teammates in tmux panes
+	// (which agentgrid's tmux entry point turns into agentgrid panes).
+	Teams bool
 }
 
 // File writes one generated file for this agent into StateDir, readable by

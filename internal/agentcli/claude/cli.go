@@ -12,6 +12,9 @@ import (
 // Name is the CLI's name.
 const Name = "claude"
 
+// TeamsEnv turns on Claude Code's (experimental) agent teams.
+const TeamsEnv = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS"
+
 // CLI is Claude Code.
 type CLI struct{}
 
@@ -47,7 +50,8 @@ func (CLI) PayloadInArgs() bool { return false }
 // Wire implements agentcli.CLI: a settings file with hooks calling
 // `<exe> hook claude` for every event the adapter maps, and an MCP config
 // naming `<exe> mcp`, both generated in StateDir and passed with
-// --mcp-config and --settings.
+// --mcp-config and --settings. With Teams the settings put teammates in
+// tmux panes and the environment turns agent teams on.
 func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
 	var flags []string
 	if w.MCP {
@@ -63,6 +67,11 @@ func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, er
 	if w.Hooks {
 		cmd := agentcli.HookCommand{Type: "command", Command: agentcli.ShellQuote(w.Exe) + " hook claude", Timeout: agentcli.HookTimeoutSeconds}
 		settings["hooks"] = agentcli.HookTable(c.Events(), toolEvents(), cmd)
+	}
+	if w.Teams {
+		// The settings key, not the CLI flag, which not every version has.
+		settings["teammateMode"] = "tmux"
+		env = append(env, TeamsEnv+"=1")
 	}
 	path, err := w.JSONFile("claude-settings.json", settings)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/agentgrid/agentgrid/internal/agentcli"
@@ -77,5 +78,25 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// With teams the generated settings put teammates in tmux panes and the
+// environment turns agent teams on; without, neither.
+func TestClaudeTeams(t *testing.T) {
+	for _, teams := range []bool{false, true} {
+		w := testWiring(t)
+		w.Teams = teams
+		_, env, err := (CLI{}).Wire(w, []string{"claude"}, []string{"A=1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var settings map[string]any
+		readJSON(t, filepath.Join(w.StateDir, "a1-claude-settings.json"), &settings)
+		mode, _ := settings["teammateMode"].(string)
+		hasEnv := slices.Contains(env, TeamsEnv+"=1")
+		if teams != (mode == "tmux") || teams != hasEnv || !slices.Contains(env, "A=1") {
+			t.Errorf("teams=%v: teammateMode %q, env %q", teams, mode, env)
+		}
 	}
 }
