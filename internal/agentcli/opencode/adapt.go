@@ -39,8 +39,9 @@ type opencodeProps struct {
 	Permission string   `json:"permission"`
 	Pattern    any      `json:"pattern"`
 	Patterns   []string `json:"patterns"`
-	// tool.execute.before / after
-	Tool string         `json:"tool"`
+	// tool.execute.before / after: the tool's name; permission.asked: the
+	// call it asks about, {"messageID", "callID"} (so not always a string)
+	Tool any            `json:"tool"`
 	Args map[string]any `json:"args"`
 	// session.created / session.updated
 	Info struct {
@@ -114,7 +115,8 @@ func adapt(payload []byte) (agentstate.Signal, error) {
 		s.State, s.Why = agentstate.Running, "permission answered"
 	case "tool.execute.before", "tool.execute.after":
 		s.State = agentstate.Running
-		s.Status = opencodeToolStatus(pr.Tool, pr.Args)
+		name, _ := pr.Tool.(string)
+		s.Status = opencodeToolStatus(name, pr.Args)
 		s.Why = "tool: " + s.Status
 		if p.Type == "tool.execute.after" {
 			s.Why = "tool finished: " + s.Status

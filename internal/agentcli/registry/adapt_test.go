@@ -72,6 +72,9 @@ var adaptCases = []struct {
 	{"opencode", "session_error", agentstate.Signal{Event: "session.error", State: agentstate.Idle, Why: "error: Overloaded, try again later", Status: "error: Overloaded, try again later", SessionID: "ses_01"}},
 	{"opencode", "subagent_created", agentstate.Signal{Event: "session.created", SubagentDelta: 1, Why: "subagent started", SessionID: "ses_02"}},
 	{"opencode", "subagent_idle", agentstate.Signal{Event: "session.idle", SubagentDelta: -1, Why: "subagent finished", SessionID: "ses_02"}},
+	// Recorded from OpenCode 1.18.33 in the live suite (paths replaced).
+	{"opencode", "live_permission_asked", agentstate.Signal{Event: "permission.asked", State: agentstate.Waiting, Why: "permission: bash touch oc-file.txt", Status: "permission: bash touch oc-file.txt", SessionID: "ses_dcea97186ffek0SLS3rvjs2llx"}},
+	{"opencode", "live_permission_replied", agentstate.Signal{Event: "permission.replied", State: agentstate.Running, Why: "permission answered", SessionID: "ses_dcea97186ffek0SLS3rvjs2llx"}},
 	{"opencode", "instance_disposed", agentstate.Signal{Event: "server.instance.disposed", SessionEnd: true, Why: "session ended"}},
 }
 
