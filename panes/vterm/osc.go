@@ -111,8 +111,16 @@ func (t *Terminal) kittyNotify(arg []byte) {
 	}
 	isBody := false
 	for _, kv := range bytes.Split(meta, []byte(":")) {
-		if string(kv) == "p=body" {
+		switch string(kv) {
+		case "p=body":
 			isBody = true
+		case "p=title", "p=":
+		default:
+			if bytes.HasPrefix(kv, []byte("p=")) {
+				// A capability query (p=?), an icon, buttons, a close or
+				// alive request: not a notification to show.
+				return
+			}
 		}
 	}
 	if isBody {

@@ -167,3 +167,21 @@ func TestDefaultColorsFollowChanges(t *testing.T) {
 	other.Write([]byte("\x1b]10;?\a"))
 	osink.waitFor(t, "\x1b]10;rgb:0101/0202/0303\a")
 }
+
+// TestKittyNotifyQueryIsNoNotification: OpenCode 1.18.33 asks at start
+// whether the terminal shows OSC 99 notifications (the bytes below were
+// recorded from it); a query is not a notification, which would have made
+// the pane 'waiting' for a minute after every start.
+func TestKittyNotifyQueryIsNoNotification(t *testing.T) {
+	var got []string
+	term := New(20, 5, WithCallbacks(Callbacks{Notify: func(a, b string) { got = append(got, a+"/"+b) }}))
+	term.Write([]byte("\x1b]99;i=opentui-notifications:p=?;\x1b\\"))
+	term.Write([]byte("\x1b]99;i=1:p=alive;\x1b\\\x1b]99;i=1:p=close;\x1b\\"))
+	if len(got) != 0 {
+		t.Errorf("queries were taken for notifications: %q", got)
+	}
+	term.Write([]byte("\x1b]99;i=2:p=title;Done\x1b\\"))
+	if len(got) != 1 || got[0] != "Done/" {
+		t.Errorf("a titled notification: %q", got)
+	}
+}
