@@ -71,10 +71,11 @@ func (CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, erro
 }
 
 // Plugin returns the source of a small OpenCode plugin that forwards the
-// events agentgrid cares about to `<exe> hook opencode` on stdin, one
-// short-lived process per event, never waiting for it. Events of child
-// sessions (subagents started by the task tool) are marked "subagent": true
-// so they are counted instead of changing the agent's own state.
+// events agentgrid cares about to `<exe> hook opencode` on stdin: one
+// short-lived process per event, in order, without holding OpenCode up.
+// Events of child sessions (subagents started by the task tool) are marked
+// "subagent": true so they are counted instead of changing the agent's own
+// state.
 func Plugin(exe string) string {
 	quoted, _ := json.Marshal(exe)
 	forward, _ := json.Marshal(busEvents())
@@ -88,13 +89,30 @@ const EXE = __AGENTGRID_EXE__;
 const FORWARD = new Set(__AGENTGRID_FORWARD__);
 const children = new Set();
 
+// Events go out one at a time, in order: OpenCode sends session.status
+// busy and session.idle within a millisecond, and two hook processes racing
+// would deliver them the wrong way round. The queue never holds OpenCode
+// up, and a hook process that hangs is killed after a few seconds.
+let queue = Promise.resolve();
+
+function deliver(payload) {
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(EXE, ["hook", "opencode"], { stdio: ["pipe", "ignore", "ignore"] });
+      const timer = setTimeout(() => { try { child.kill("SIGKILL"); } catch (_) {} resolve(); }, 5000);
+      const done = () => { clearTimeout(timer); resolve(); };
+      child.on("error", done);
+      child.on("close", done);
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify(payload));
+    } catch (_) {
+      resolve();
+    }
+  });
+}
+
 function send(payload) {
-  try {
-    const child = spawn(EXE, ["hook", "opencode"], { stdio: ["pipe", "ignore", "ignore"] });
-    child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload));
-  } catch (_) {}
+  queue = queue.then(() => deliver(payload));
 }
 
 function sessionOf(props) {

@@ -3,8 +3,10 @@ package opencode
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,5 +77,45 @@ func TestPluginForwardsEveryEvent(t *testing.T) {
 	}
 	if !strings.Contains(src, `const FORWARD = new Set(["session.idle",`) {
 		t.Errorf("bus events not embedded as a JS array:\n%s", src)
+	}
+}
+
+// TestPluginKeepsEventOrder runs the generated plugin under node with a
+// hook program that is slow for the first event: OpenCode 1.18.33 sends
+// session.status busy and session.idle a millisecond apart, and the live
+// suite saw them arrive the other way round, leaving the pane running.
+func TestPluginKeepsEventOrder(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; the plugin runs in OpenCode's JavaScript runtime")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "order")
+	hook := filepath.Join(dir, "hook")
+	script := "#!/bin/sh\npayload=$(cat)\ncase \"$payload\" in *busy*) sleep 0.5;; esac\nprintf '%s\\n' \"$payload\" >> " + out + "\n"
+	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	plugin := filepath.Join(dir, "plugin.mjs")
+	if err := os.WriteFile(plugin, []byte(Plugin(hook)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	driver := `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;
+const p = await AgentgridPlugin();
+await p.event({ event: { type: "session.status", properties: { sessionID: "s", status: { type: "busy" } } } });
+await p.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });
+`
+	cmd := exec.Command(node, "--input-type=module", "-e", driver)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node: %v\n%s", err, b)
+	}
+	// node exits once the queue has drained.
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "session.status") || !strings.Contains(lines[1], "session.idle") {
+		t.Errorf("events arrived as:\n%s", b)
 	}
 }
