@@ -58,6 +58,7 @@ type agent struct {
 	holdsPermit bool // counted by the limiter
 	closed      bool // the user closed it: out of grid and queue for good
 	killWhy     string
+	accent      string // border colour (SGR) from tmux pane styles (tmuxops.go)
 
 	// focused tells the reader goroutine that this pane has the keyboard
 	// focus, so its output pokes the UI's fast channel (an echo is drawn
@@ -109,7 +110,7 @@ func (a *agent) info(q *queueEntry, number int) control.AgentInfo {
 		ID: a.id, Title: a.displayTitle(), Kind: a.kind, Argv: slices.Clone(a.argv), Cwd: a.cwd, Parent: a.parent,
 		State: a.f.State, Why: a.f.Why, Source: a.f.Source, Since: a.f.Since, Confirmed: a.f.Confirmed,
 		Created: a.created, PID: a.pid, Visible: a.visible && !a.closed, Number: number, QueuePos: queuePos,
-		LogPath: a.logPath, Subagents: a.f.Subagents, Interrupted: a.f.Interrupted,
+		LogPath: a.logPath, Subagents: a.f.Subagents, Interrupted: a.f.Interrupted, Accent: a.accent,
 	}
 	if why := a.logErr.Load(); why != nil {
 		in.LogError = *why

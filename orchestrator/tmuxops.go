@@ -90,6 +90,15 @@ func (e *Engine) setPaneOption(a *agent, name, value string) {
 		t.opts[a.id] = map[string]string{}
 	}
 	t.opts[a.id][name] = value
+	// The border takes the pane's colour: its border style's foreground,
+	// else the foreground of its window style (select-pane -P).
+	a.accent = ""
+	for _, n := range []string{"pane-border-style", "pane-active-border-style", "window-style"} {
+		if fg := tmuxshim.StyleForeground(t.opts[a.id][n]); fg != "" {
+			a.accent = fg
+			break
+		}
+	}
 	e.st.dirty = true
 }
 

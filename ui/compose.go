@@ -21,8 +21,10 @@ type paneFrame struct {
 	label  paneLabel
 	// mark highlights a search match: content row, cell column, width.
 	mark *matchMark
-	// focused and waiting select the border colour.
+	// focused and waiting select the border colour; else accent (an SGR
+	// colour the pane's program chose through tmux styles), if set.
 	focused, waiting bool
+	accent           string
 }
 
 // paneLabel is the text drawn into a pane's top border.
@@ -195,6 +197,8 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		st = c.looks.borderWaiting
 	case p.focused:
 		st = c.looks.borderFocus
+	case p.accent != "":
+		st = c.badgeStyle(p.accent) // the same cache of SGR prefixes
 	}
 	bc := c.borders(i, b.W, p, st)
 	right := b.X + b.W

@@ -121,6 +121,18 @@ func TestComposeStylesFocusAndWaiting(t *testing.T) {
 	if got := mk(true, true); got.Content != "│" || got.Fg != vterm.IndexedColor(3) {
 		t.Errorf("waiting border should win over focus, got %+v", got)
 	}
+	// A program's own colour (tmux pane styles) marks the pane while it is
+	// neither focused nor waiting.
+	accent := func(focused bool) vterm.Cell {
+		in := frameInput{width: 10, height: 4, panes: []paneFrame{{id: "x", box: layout.Rect{W: 10, H: 3}, focused: focused, accent: "\x1b[34m", label: paneLabel{number: "1"}}}}
+		return c.compose(&in).Row(1)[0]
+	}
+	if got := accent(false); got.Fg != vterm.IndexedColor(4) {
+		t.Errorf("accented border = %+v", got)
+	}
+	if got := accent(true); got.Fg != vterm.IndexedColor(2) {
+		t.Errorf("focus should win over the accent, got %+v", got)
+	}
 }
 
 func TestBorderTopTruncation(t *testing.T) {

@@ -171,6 +171,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			box:     p.Box,
 			focused: a.ID == m.snap.Focus || (m.snap.Focus == "" && p.Focused),
 			waiting: a.State == agentstate.Waiting,
+			accent:  a.Accent,
 		}
 		s := m.scroll[a.ID]
 		termTitle := ""

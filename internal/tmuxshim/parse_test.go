@@ -154,3 +154,20 @@ func TestSendKeysInput(t *testing.T) {
 		t.Error("send-keys -X (copy mode) must fail")
 	}
 }
+
+func TestStyleForeground(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"bg=default,fg=blue", "\x1b[34m"},
+		{"fg=brightred", "\x1b[91m"},
+		{"fg=colour208,bold", "\x1b[38;5;208m"},
+		{"fg=#ff8800", "\x1b[38;2;255;136;0m"},
+		{"fg=default", ""},
+		{"bg=red", ""},
+		{"fg=colour999", ""},
+		{"fg=\x1b]52;c;x\x07", ""},
+	} {
+		if got := StyleForeground(tt.in); got != tt.want {
+			t.Errorf("StyleForeground(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
