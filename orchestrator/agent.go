@@ -75,7 +75,7 @@ type agent struct {
 	// When the last title, bell and notification were handled, and the
 	// timer that hands over the ones held back by the rate limit.
 	lastTitle, lastBell, lastNotice time.Time
-	throttle                        *time.Timer
+	throttle                        Timer
 	throttleAt                      time.Time
 }
 

@@ -136,6 +136,19 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 			r.proc(0).Output("working")
 			r.state(a.ID, StateRunning, "running on output after stale_after")
 		}},
+		{"a flood of titles is paced on the engine's clock", func(r *ruleRig) {
+			a := spawn(r.t, r.e, "x")
+			r.proc(0).Output("\x1b]2;one\x07")
+			waitAgent(r.t, r.e, a.ID, "the first title", func(in control.AgentInfo) bool { return in.Title == "one" })
+			r.proc(0).Output("\x1b]2;two\x07")
+			// Too soon after the first: it waits for titleInterval.
+			r.timerAt(titleInterval, "the title's throttle")
+			if in, _ := r.e.Agent(a.ID); in.Title != "one" {
+				r.t.Fatalf("the second title came before its interval: %q", in.Title)
+			}
+			r.clock.Advance(titleInterval)
+			waitAgent(r.t, r.e, a.ID, "the second title", func(in control.AgentInfo) bool { return in.Title == "two" })
+		}},
 		{"a finished pane lingers for finished_linger while another waits", func(r *ruleRig) {
 			r.e.Resize(24, 5) // capacity 1
 			a, b := spawn(r.t, r.e, "x"), spawn(r.t, r.e, "y")

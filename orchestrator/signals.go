@@ -219,7 +219,7 @@ func (e *Engine) drainSignals() {
 // handleSignals applies one agent's reports. Throttled kinds that come too
 // soon after the last one handled go back and wait for their interval.
 func (e *Engine) handleSignals(a *agent, set signalSet) {
-	now := time.Now()
+	now := e.now()
 	var later signalSet
 	var due time.Time
 	// ready reports whether a pending report of kind k may be handled now;
@@ -284,9 +284,9 @@ func (e *Engine) handleSignals(a *agent, set signalSet) {
 // armThrottle wakes the engine for a's parked reports at due.
 func (e *Engine) armThrottle(a *agent, due time.Time) {
 	a.throttleAt = due
-	d := max(time.Until(due), time.Millisecond)
+	d := until(e.clock, due)
 	if a.throttle == nil {
-		a.throttle = time.AfterFunc(d, func() { e.unpark(a) })
+		a.throttle = e.clock.AfterFunc(d, func() { e.unpark(a) })
 		return
 	}
 	a.throttle.Reset(d)
