@@ -36,3 +36,21 @@ func afterEngine(m *Model, err error) tea.Cmd {
 	}
 	return m.syncSnapshot()
 }
+
+// resizeEngine gives the engine the pane area as a command (a resize may
+// place and start queued agents). During a storm of resizes these
+// commands run concurrently and may reach the engine out of order, so
+// each one gives the latest size and looks again after the call: the last
+// resize the engine sees is the terminal's size.
+func (m *Model) resizeEngine() tea.Cmd {
+	area, eng := &m.area, m.eng
+	return engineCmd(func() error {
+		for {
+			v := area.Load()
+			eng.Resize(int(v>>32), int(uint32(v)))
+			if area.Load() == v {
+				return nil
+			}
+		}
+	}, nil)
+}

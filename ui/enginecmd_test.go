@@ -22,6 +22,7 @@ func TestEngineCallsDoNotBlockUpdate(t *testing.T) {
 		check func(t *testing.T, m *Model)
 	}{
 		{name: "zoom", keys: []string{"ctrl+b", "z"}, call: "zoom"},
+		{name: "resize", call: "resize 100x29"},
 		{name: "layout", keys: []string{"ctrl+b", "space"}, call: "layout"},
 		{
 			name:  "close a finished agent",
@@ -73,6 +74,9 @@ func TestEngineCallsDoNotBlockUpdate(t *testing.T) {
 			var msgs []tea.Msg
 			for _, k := range tc.keys {
 				msgs = append(msgs, keyOf(t, k))
+			}
+			if tc.keys == nil {
+				msgs = append(msgs, teaWindowSize(100, 30))
 			}
 			if tc.paste != "" {
 				msgs = append(msgs, tea.PasteMsg{Content: tc.paste}, keyOf(t, "enter"))
@@ -134,3 +138,17 @@ func TestEngineCallErrorsAreShown(t *testing.T) {
 type errFake string
 
 func (e errFake) Error() string { return string(e) }
+
+// Resizes in a storm run concurrently and may reach the engine out of
+// order; the engine still ends at the terminal's last size.
+func TestResizeCommandsEndAtTheLastSize(t *testing.T) {
+	m, eng := newTestModel(t, testSnapshot())
+	_, first := m.Update(teaWindowSize(100, 30))
+	_, last := m.Update(teaWindowSize(60, 20))
+	// The later command reaches the engine first, then the earlier one.
+	settle(m, last)
+	settle(m, first)
+	if got := eng.lastCall(); got != "resize 60x19" {
+		t.Fatalf("the engine ended at %q, want resize 60x19 (calls %q)", got, eng.calls)
+	}
+}

@@ -34,7 +34,8 @@ type fakeEngine struct {
 	spawnErr error
 	showErr  error
 	// slow, when set, holds the calls that act on the grid (spawn, close,
-	// show, zoom, layout) until it is closed, like an engine that is busy.
+	// show, zoom, layout, resize) until it is closed, like an engine that
+	// is busy.
 	slow chan struct{}
 	// panicOnSnapshot makes Snapshot panic, to test crash recovery.
 	panicOnSnapshot bool
@@ -103,7 +104,7 @@ func (f *fakeEngine) Show(id string) error {
 	return nil
 }
 func (f *fakeEngine) Close(id string) error      { f.busy(); f.record("close %s", id); return nil }
-func (f *fakeEngine) Resize(cols, rows int)      { f.record("resize %dx%d", cols, rows) }
+func (f *fakeEngine) Resize(cols, rows int)      { f.busy(); f.record("resize %dx%d", cols, rows) }
 func (f *fakeEngine) Status() *hooks.StatusStore { return f.status }
 func (f *fakeEngine) Spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	f.busy()

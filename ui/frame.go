@@ -31,14 +31,14 @@ func (m *Model) onFrame() tea.Cmd { return m.refresh() }
 // (everything but the status line).
 func (m *Model) onResize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
-	m.eng.Resize(m.width, max(m.height-1, 0))
+	m.area.Store(uint64(m.width)<<32 | uint64(max(m.height-1, 0)))
 	if m.overlay != nil {
 		m.overlay.SetSize(m.width, m.height)
 	}
 	m.topDirty = true
 	// A full repaint after a resize: the outer terminal may have moved the
 	// cursor or scrolled while reflowing, which the renderer cannot know.
-	return tea.Batch(m.refresh(), tea.ClearScreen)
+	return tea.Batch(m.resizeEngine(), m.refresh(), tea.ClearScreen)
 }
 
 // onLabelTick refreshes labels whose text depends on the clock.

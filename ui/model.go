@@ -14,6 +14,7 @@ package ui
 
 import (
 	"image/color"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -49,7 +50,10 @@ type engine interface {
 
 // Model is the root Bubble Tea model of an agentgrid session.
 type Model struct {
-	eng    engine
+	eng engine
+	// area is the size the engine should have (cols<<32 | rows), read by
+	// the resize commands (see resizeEngine).
+	area   atomic.Uint64
 	cfg    config.Config
 	styles themes.Styles
 	ui     uiStyles
