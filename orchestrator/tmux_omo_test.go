@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 const omoQuery = "#{pane_id}\t#{pane_width}\t#{pane_height}\t#{pane_left}\t#{pane_top}\t#{pane_active}\t#{window_width}\t#{window_height}\t#{window_active}\t#{session_attached}\t#{pane_title}"
@@ -145,4 +147,33 @@ func TestTmuxSessionsAreGroupsOfAgents(t *testing.T) {
 		t.Fatalf("tmux-shim.log = %q, %v", log, err)
 	}
 	s.focusStays("the session commands")
+}
+
+// The older teammate backend parks panes in a hidden session and brings
+// them back: join-pane into it takes the agent off screen, still running;
+// join-pane into agentgrid's window puts it back in the grid.
+func TestTmuxJoinPaneHidesAndShows(t *testing.T) {
+	s := startShimSession(t, nil, nil)
+	if _, _, code := s.tmux("main", "has-session", "-t", "claude-hidden"); code != 1 {
+		t.Fatal("has-session found a session nobody made")
+	}
+	s.ok("main", "new-session", "-d", "-s", "claude-hidden")
+	if in := s.e.List(); len(in) != 0 {
+		t.Fatalf("new-session without a command started agents: %+v", in)
+	}
+	id := strings.TrimSpace(s.ok("main", "split-window", "-d", "-P", "-F", "#{pane_id}", "echo parked; exec sleep 600"))
+	a := s.agentOfPane(id)
+	waitAgent(t, s.e, a, "placed in the grid", func(in control.AgentInfo) bool { return in.Visible && in.State == StateRunning })
+	s.ok("main", "join-pane", "-d", "-s", id, "-t", "claude-hidden:")
+	in, _ := s.e.Agent(a)
+	if in.Visible || in.QueuePos != 0 || in.State != StateRunning {
+		t.Fatalf("after join-pane into the hidden session: %+v", in)
+	}
+	if got := s.ok("main", "list-panes", "-t", "claude-hidden:", "-F", "#{pane_id}"); got != id+"\n" {
+		t.Fatalf("the hidden session's panes = %q", got)
+	}
+	s.ok("main", "join-pane", "-d", "-s", id, "-t", "%0")
+	waitAgent(t, s.e, a, "back in the grid", func(in control.AgentInfo) bool { return in.Visible && in.State == StateRunning })
+	s.waitScreen(a, "parked")
+	s.focusStays("join-pane")
 }

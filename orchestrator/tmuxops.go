@@ -7,6 +7,7 @@ import (
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/agentgrid/agentgrid/internal/tmuxshim"
+	"github.com/agentgrid/agentgrid/layout"
 )
 
 // tmuxTitleMax caps a title a tool sets with select-pane -T.
@@ -290,9 +291,10 @@ func (e *Engine) tmuxKillGroup(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Erro
 	return nil
 }
 
-// tmuxJoinBreak moves a pane between groups: join-pane -t group: hides it
-// in that group, break-pane gives it a window of its own, join-pane back
-// into agentgrid's window returns it.
+// tmuxJoinBreak moves a pane between windows: join-pane into a group's
+// window (-t claude-hidden:) or break-pane takes it off screen, where it
+// keeps running; join-pane back into agentgrid's window (-t %0, -t @0)
+// queues it for a slot again. The focus never moves.
 func (e *Engine) tmuxJoinBreak(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error {
 	a, err := e.tmuxPane(c, cmd.Opt('s'))
 	if err != nil {
@@ -319,13 +321,37 @@ func (e *Engine) tmuxJoinBreak(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Erro
 	}
 	if dst != nil {
 		dst.members = append(dst.members, a.id)
+		e.offScreen(a)
+	} else {
+		e.backOnScreen(a)
 	}
 	if cmd.Name == "break-pane" && cmd.Flags['P'] {
-		format := cmd.Opt('F')
-		if format == "" {
-			format = "#{session_name}:#{window_index}.#{pane_index}"
-		}
-		c.out.WriteString(tmuxshim.Expand(format, e.varsFor(c, a, windowOfGroup(dst))) + "\n")
+		c.out.WriteString(tmuxshim.Expand(printFormat(cmd), e.varsFor(c, a, windowOfGroup(dst))) + "\n")
 	}
 	return nil
+}
+
+// offScreen takes a out of the grid and the queue; it keeps running at its
+// size. The user's show (the agents overlay) brings it back.
+func (e *Engine) offScreen(a *agent) {
+	s := &e.st
+	if !a.visible && !a.queued {
+		return
+	}
+	s.visible = slices.DeleteFunc(s.visible, func(id string) bool { return id == a.id })
+	s.queue.Remove(a.id)
+	a.visible, a.queued, a.box = false, false, layout.Rect{}
+	e.reconcile() // the pass moves a focus or zoom it had elsewhere
+}
+
+// backOnScreen queues an off-screen agent for a slot, like a new one.
+func (e *Engine) backOnScreen(a *agent) {
+	if a.visible || a.queued || a.closed {
+		return
+	}
+	if err := e.st.queue.Push(queueEntry{ID: a.id, Seq: a.seq, Since: e.now(), Reason: "back from off screen"}); err != nil {
+		return
+	}
+	a.queued = true
+	e.reconcile()
 }

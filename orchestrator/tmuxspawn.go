@@ -100,6 +100,13 @@ func (e *Engine) tmuxNewPane(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error 
 			}
 		}
 		group = e.newGroup(name, false)
+		if len(cmd.Args) == 0 {
+			// A session to park panes in (join-pane -t name:): no agent.
+			if cmd.Flags['P'] {
+				c.out.WriteString(tmuxshim.Expand(printFormat(cmd), e.varsFor(c, nil, group.id)) + "\n")
+			}
+			return nil
+		}
 	}
 	argv, shell := e.tmuxArgv(cmd.Args)
 	req := control.SpawnRequest{Argv: argv, Cwd: e.tmuxDir(c, cmd.Opt('c')), Env: tmuxEnv(cmd.Opts['e']), Parent: c.caller.Agent()}
@@ -114,12 +121,8 @@ func (e *Engine) tmuxNewPane(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error 
 		e.st.tmux.held[info.ID] = []byte{}
 	}
 	if cmd.Flags['P'] {
-		format := cmd.Opt('F')
-		if format == "" {
-			format = "#{session_name}:#{window_index}.#{pane_index}"
-		}
 		a := e.st.agents[info.ID]
-		c.out.WriteString(tmuxshim.Expand(format, e.varsFor(c, a, windowOfGroup(group))) + "\n")
+		c.out.WriteString(tmuxshim.Expand(printFormat(cmd), e.varsFor(c, a, windowOfGroup(group))) + "\n")
 	}
 	return nil
 }
@@ -230,4 +233,12 @@ func (e *Engine) restart(a *agent, spec *respawnSpec) {
 		_ = e.st.queue.Push(queueEntry{ID: a.id, Seq: a.seq, Since: now, Reason: "respawned"})
 	}
 	e.reconcile()
+}
+
+// printFormat is the -F format of a command that prints its new pane (-P).
+func printFormat(cmd tmuxshim.Command) string {
+	if f := cmd.Opt('F'); f != "" {
+		return f
+	}
+	return "#{session_name}:#{window_index}.#{pane_index}"
 }
