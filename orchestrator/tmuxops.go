@@ -10,8 +10,15 @@ import (
 	"github.com/agentgrid/agentgrid/layout"
 )
 
-// tmuxTitleMax caps a title a tool sets with select-pane -T.
-const tmuxTitleMax = 120
+// What a program may make the session remember through tmux commands is
+// bounded, so that a loop of calls cannot grow the session without end.
+const (
+	tmuxTitleMax   = 120      // a title set with select-pane -T, in runes
+	maxTmuxGroups  = 256      // sessions and windows made with new-session, new-window, break-pane
+	maxTmuxOptions = 256      // options set per pane, and window/global ones
+	maxOptionValue = 64 << 10 // one option's value, in bytes
+	maxHeldInput   = 1 << 20  // send-keys input held for one starting shell
+)
 
 // tmuxMay checks that the caller may act on another pane (its own panes
 // and those it started are always allowed; see authz.go).
@@ -41,6 +48,9 @@ func (e *Engine) tmuxSendKeys(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error
 	switch {
 	case data == "":
 	case holding || (a.pane == nil && !a.f.State.Finished()):
+		if len(held)+len(data) > maxHeldInput {
+			return tmuxshim.Errorf("send-keys: %s holds more than %d bytes of input while it starts", paneID(a.id), maxHeldInput)
+		}
 		e.st.tmux.held[a.id] = append(held, data...)
 	case a.pane != nil && !a.f.State.Finished():
 		if _, werr := a.pane.Write([]byte(data)); werr != nil {
@@ -80,17 +90,31 @@ func (e *Engine) tmuxSelectPane(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Err
 		e.st.dirty = true
 	}
 	if cmd.Has('P') {
-		e.setPaneOption(a, "window-style", cmd.Opt('P'))
+		return e.setPaneOption(a, "window-style", cmd.Opt('P'))
 	}
 	return nil
 }
 
-func (e *Engine) setPaneOption(a *agent, name, value string) {
+// storeOption sets name in m, within the bounds on count and size.
+func storeOption(m map[string]string, name, value string) *tmuxshim.Error {
+	if _, ok := m[name]; !ok && len(m) >= maxTmuxOptions {
+		return tmuxshim.Errorf("too many options set (%d); unset some with set-option -u", maxTmuxOptions)
+	}
+	if len(value) > maxOptionValue {
+		return tmuxshim.Errorf("option %s: the value is longer than %d bytes", name, maxOptionValue)
+	}
+	m[name] = value
+	return nil
+}
+
+func (e *Engine) setPaneOption(a *agent, name, value string) *tmuxshim.Error {
 	t := &e.st.tmux
 	if t.opts[a.id] == nil {
 		t.opts[a.id] = map[string]string{}
 	}
-	t.opts[a.id][name] = value
+	if err := storeOption(t.opts[a.id], name, value); err != nil {
+		return err
+	}
 	// The border takes the pane's colour: its border style's foreground,
 	// else the foreground of its window style (select-pane -P).
 	a.accent = ""
@@ -101,6 +125,7 @@ func (e *Engine) setPaneOption(a *agent, name, value string) {
 		}
 	}
 	e.st.dirty = true
+	return nil
 }
 
 // tmuxSetOption stores options: @user options are read back through
@@ -152,11 +177,9 @@ func (e *Engine) tmuxSetOption(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Erro
 		value = old + value
 	}
 	if pane != nil {
-		e.setPaneOption(pane, name, value)
-	} else {
-		e.st.tmux.win[name] = value
+		return e.setPaneOption(pane, name, value)
 	}
-	return nil
+	return storeOption(e.st.tmux.win, name, value)
 }
 
 func (e *Engine) tmuxShowOptions(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error {
@@ -314,7 +337,10 @@ func (e *Engine) tmuxJoinBreak(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Erro
 		}
 		dst = e.groupByID(w)
 	} else {
-		dst = e.newGroup(cmd.Opt('n'), true)
+		var gerr *tmuxshim.Error
+		if dst, gerr = e.newGroup(cmd.Opt('n'), true); gerr != nil {
+			return gerr
+		}
 	}
 	for _, g := range e.st.tmux.groups {
 		g.members = slices.DeleteFunc(g.members, func(id string) bool { return id == a.id })

@@ -90,7 +90,9 @@ func (e *Engine) tmuxNewPane(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error 
 		if sess != 0 {
 			group = e.groupByID(sess)
 		} else {
-			group = e.newGroup(cmd.Opt('n'), true)
+			if group, err = e.newGroup(cmd.Opt('n'), true); err != nil {
+				return err
+			}
 		}
 	case "new-session":
 		name := cmd.Opt('s')
@@ -99,7 +101,10 @@ func (e *Engine) tmuxNewPane(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error 
 				return tmuxshim.Errorf("duplicate session: %s", name)
 			}
 		}
-		group = e.newGroup(name, false)
+		var err *tmuxshim.Error
+		if group, err = e.newGroup(name, false); err != nil {
+			return err
+		}
 		if len(cmd.Args) == 0 {
 			// A session to park panes in (join-pane -t name:): no agent.
 			if cmd.Flags['P'] {
@@ -128,15 +133,18 @@ func (e *Engine) tmuxNewPane(c *tmuxCall, cmd tmuxshim.Command) *tmuxshim.Error 
 }
 
 // newGroup makes a named group; an empty name gets tmux's numbering.
-func (e *Engine) newGroup(name string, window bool) *tmuxGroup {
+func (e *Engine) newGroup(name string, window bool) (*tmuxGroup, *tmuxshim.Error) {
 	t := &e.st.tmux
+	if len(t.groups) >= maxTmuxGroups {
+		return nil, tmuxshim.Errorf("too many sessions and windows (%d); kill some with kill-session or kill-window", maxTmuxGroups)
+	}
 	t.groupSeq++
 	if name == "" {
 		name = strconv.Itoa(t.groupSeq)
 	}
 	g := &tmuxGroup{id: t.groupSeq, name: name, window: window}
 	t.groups = append(t.groups, g)
-	return g
+	return g, nil
 }
 
 // tmuxRespawn restarts a pane's process in the same agent, slot and id.
