@@ -388,10 +388,14 @@ func (e *Engine) Snapshot() Snapshot { return *e.snap.Load() }
 func (e *Engine) Changed() <-chan struct{} { return e.changed }
 
 // FocusOutput is poked (cap 1, non-blocking) when the focused pane prints,
-// and on a new agent's first output, in addition to Changed: the UI draws
-// such output (the echo of what the user types, a new agent appearing)
-// ahead of its frame-rate limit.
+// in addition to Changed: the UI draws such output (the echo of what the
+// user types) ahead of its frame-rate limit.
 func (e *Engine) FocusOutput() <-chan struct{} { return e.focusChanged }
+
+// FirstOutput is poked (cap 1, non-blocking) when an agent prints for the
+// first time: the moment a user who just started it looks for it, drawn at
+// once whatever the frame rate has spent.
+func (e *Engine) FirstOutput() <-chan struct{} { return e.firstOutput }
 
 // Wait blocks until every agent in ids has finished (done, failed or
 // killed) or ctx is done; it returns their infos in the order asked, with

@@ -56,6 +56,7 @@ type Engine struct {
 
 	changed      chan struct{}
 	focusChanged chan struct{} // poked when the focused pane prints
+	firstOutput  chan struct{} // poked when a new agent prints for the first time
 	snap         atomic.Pointer[Snapshot]
 
 	finMu sync.Mutex
@@ -138,7 +139,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		cfg: cfg, opts: o, log: o.Logger, clock: o.Clock, now: o.Clock.Now, spawner: o.Spawner,
 		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Clock.Now), cwd: cwd, auth: newAuthority(),
 		cmds: make(chan command), quit: make(chan struct{}), loopEnd: make(chan struct{}),
-		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), finCh: make(chan struct{}),
+		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), firstOutput: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}
 	e.board.wake = make(chan struct{}, 1)
 	e.baseEnv = e.withTmuxShim(childBaseEnv(o.Env, o.Session, o.SocketPath))

@@ -185,7 +185,8 @@ func TestFakeNotificationMeansWaiting(t *testing.T) {
 }
 
 // TestFakeFocusOutputOnlyForFocusedPane: output of the focused pane pokes
-// FocusOutput (the UI draws it at once), output of other panes does not.
+// FocusOutput (the UI draws it at once), output of other panes does not; a
+// new agent's first output pokes FirstOutput.
 func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 	sp := &panestest.Spawner{}
 	e := newTestEngine(t, sp, nil, nil)
@@ -205,12 +206,13 @@ func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 	// Output returns once the pane read it, so after the second chunk the
 	// first one's output callback has run.
 	drain()
-	// A new agent's first output is urgent wherever the focus is.
+	// A new agent's first output pokes FirstOutput wherever the focus is,
+	// and FocusOutput only for the focused pane.
 	procs[1].Output("first")
 	select {
-	case <-e.FocusOutput():
+	case <-e.FirstOutput():
 	case <-time.After(5 * time.Second):
-		t.Fatal("the first output of a new agent did not poke FocusOutput")
+		t.Fatal("the first output of a new agent did not poke FirstOutput")
 	}
 	procs[1].Output("other")
 	procs[1].Output("pane")

@@ -232,7 +232,13 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 			if first {
 				e.post(a, sigPrinted, nil)
 			}
-			if first || a.focused.Load() {
+			if first {
+				select {
+				case e.firstOutput <- struct{}{}:
+				default:
+				}
+			}
+			if a.focused.Load() {
 				select {
 				case e.focusChanged <- struct{}{}:
 				default:

@@ -43,12 +43,18 @@ func startPump(t *testing.T, interval time.Duration, changed chan struct{}) (*pu
 
 func startPumpUrgent(t *testing.T, interval time.Duration, changed, urgent chan struct{}) (*pumpProbe, func()) {
 	t.Helper()
+	return startPumpFresh(t, interval, changed, urgent, nil)
+}
+
+func startPumpFresh(t *testing.T, interval time.Duration, changed, urgent, fresh chan struct{}) (*pumpProbe, func()) {
+	t.Helper()
 	pr := &pumpProbe{}
 	now := time.Unix(0, 0)
 	var clockMu sync.Mutex
 	p := &framePump{
 		changed:  []<-chan struct{}{changed},
 		urgent:   urgent,
+		fresh:    fresh,
 		send:     func(tea.Msg) { pr.sends.Add(1) },
 		interval: interval,
 		now: func() time.Time {
@@ -404,4 +410,35 @@ func rawOutput(cmd tea.Cmd) string {
 	}
 	walk(cmd)
 	return sb.String()
+}
+
+// TestFramePumpFreshOutputNeverWaits: a new agent's first output is drawn
+// at once even when an urgent frame has borrowed the next interval, and it
+// costs no token, so the echo after it is not delayed either.
+func TestFramePumpFreshOutputNeverWaits(t *testing.T) {
+	changed := make(chan struct{}, 1)
+	urgent := make(chan struct{}, 1)
+	fresh := make(chan struct{}, 1)
+	pr, stop := startPumpFresh(t, time.Second/60, changed, urgent, fresh)
+	defer stop()
+	waitFor(t, "the pump to wait", func() bool { return pr.idles.Load() == 1 })
+	for i := range pumpBurst {
+		changed <- struct{}{}
+		waitFor(t, "a leading frame", func() bool { return pr.idles.Load() == int32(i+2) })
+	}
+	urgent <- struct{}{}
+	waitFor(t, "the urgent frame", func() bool { return pr.idles.Load() == pumpBurst+2 })
+	// No token is left, the clock stands still: an ordinary change waits...
+	changed <- struct{}{}
+	waitFor(t, "the rate-limit timer", func() bool { return pr.timers.Load() == 1 })
+	// ...and a first output cuts that wait without a timer of its own.
+	fresh <- struct{}{}
+	waitFor(t, "the fresh frame", func() bool { return pr.sends.Load() == pumpBurst+2 })
+	waitFor(t, "the pump to wait again", func() bool { return pr.idles.Load() == pumpBurst+3 })
+	// A second first output (another agent) goes at once too.
+	fresh <- struct{}{}
+	waitFor(t, "the second fresh frame", func() bool { return pr.sends.Load() == pumpBurst+3 })
+	if pr.timers.Load() != 1 {
+		t.Fatalf("fresh frames armed %d timers, want only the ordinary change's", pr.timers.Load())
+	}
 }

@@ -28,9 +28,17 @@ const pumpBurst = 3
 // that halving the rate under load only delayed whatever came next (a new
 // agent's first output waited two intervals behind the churn of closing
 // the last one).
+//
+// A poke on fresh (a new agent printed for the first time) is drawn at once
+// and costs no token: it happens once per agent, so it cannot flood, and
+// charging it would delay the next echo. Without this, starting agents one
+// after another (a script, an orchestrator fanning out) left each new
+// agent's first line waiting up to two intervals behind the frames of the
+// previous one.
 type framePump struct {
 	changed  []<-chan struct{}
 	urgent   <-chan struct{}
+	fresh    <-chan struct{}
 	send     func(tea.Msg)
 	interval time.Duration
 	now      func() time.Time
@@ -67,7 +75,7 @@ func (p *framePump) run(ctx context.Context) {
 		if p.idle != nil {
 			p.idle()
 		}
-		urgent := false
+		urgent, fresh := false, false
 		select {
 		case <-ctx.Done():
 			return
@@ -75,9 +83,16 @@ func (p *framePump) run(ctx context.Context) {
 		case <-b:
 		case <-p.urgent:
 			urgent = true
+		case <-p.fresh:
+			fresh = true
+		}
+		if fresh && !stamp.IsZero() {
+			now := p.now()
+			tokens = min(tokens+now.Sub(stamp), full)
+			stamp = now
 		}
 	wait:
-		for !stamp.IsZero() {
+		for !fresh && !stamp.IsZero() {
 			now := p.now()
 			tokens = min(tokens+now.Sub(stamp), full)
 			stamp = now
@@ -98,18 +113,23 @@ func (p *framePump) run(ctx context.Context) {
 				break wait
 			case <-p.urgent:
 				urgent = true
+			case <-p.fresh:
+				fresh = true
+				break wait
 			}
 		}
 		// The frame takes its snapshot after this: pokes already queued
 		// are covered by it and need no frame of their own.
-		for _, ch := range []<-chan struct{}{a, b, p.urgent} {
+		for _, ch := range []<-chan struct{}{a, b, p.urgent, p.fresh} {
 			select {
 			case <-ch:
 			default:
 			}
 		}
 		p.send(frameMsg{})
-		tokens -= p.interval
+		if !fresh {
+			tokens -= p.interval
+		}
 		stamp = p.now()
 	}
 }
