@@ -112,6 +112,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"input_tokens": 100})
 	case strings.HasSuffix(p, "/messages"):
 		s.anthropic(w, body, p)
+	case strings.HasSuffix(p, "/responses"):
+		s.openaiResponses(w, body, p)
 	case strings.HasSuffix(p, "/models"):
 		writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "live-model", "object": "model"}}})
 	default:

@@ -1,10 +1,11 @@
-// Package codex is agentgrid's knowledge of Codex: its preset, its notify
-// program and MCP server passed as -c overrides, and the adapter for its
-// notify payloads (and for Claude-style lifecycle hooks, which some builds
-// send).
+// Package codex is agentgrid's knowledge of Codex: its preset, its
+// lifecycle hooks and MCP server passed as -c overrides, and the adapter for
+// its hook payloads (Claude Code's shape) and notify payloads.
 package codex
 
 import (
+	"slices"
+
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
@@ -23,23 +24,41 @@ func (CLI) Preset() agentcli.Preset {
 	return agentcli.Preset{Command: []string{"codex"}, PromptArgs: []string{"{prompt}"}, Hooks: true, MCP: true}
 }
 
-// Events are the notify types Codex sends to its notify program: the
-// documented turn end and the approval request of newer builds.
-func (CLI) Events() []string { return []string{"agent-turn-complete", "approval-requested"} }
+// Events are the lifecycle hooks the wiring subscribes to. Codex 0.171
+// sends them in Claude Code's shape on stdin. Its notify program is not
+// used: it only ever reports agent-turn-complete, also for side threads
+// (the title it generates during a turn), which would end the turn early.
+func (CLI) Events() []string {
+	return []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"}
+}
+
+// toolEvents are the Events that take a tool matcher.
+func toolEvents() []string { return []string{"PreToolUse", "PermissionRequest", "PostToolUse"} }
 
 // Adapt implements agentcli.CLI.
 func (CLI) Adapt(payload []byte) (agentstate.Signal, error) { return adapt(payload) }
 
-// PayloadInArgs implements agentcli.CLI: Codex passes the payload as the
-// notify program's last argument.
+// PayloadInArgs implements agentcli.CLI: Codex passes a notify program its
+// payload as the last argument (hooks get theirs on stdin, and `agentgrid
+// hook codex` then has no argument to read).
 func (CLI) PayloadInArgs() bool { return true }
 
-// Wire implements agentcli.CLI: -c overrides for notify = [<exe>, "hook",
-// "codex"] and mcp_servers.agentgrid, right after the command.
-func (CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
+// Wire implements agentcli.CLI: -c overrides for hooks.<Event> running
+// `<exe> hook codex` and for mcp_servers.agentgrid, right after the
+// command. Codex asks the user once to trust new hooks ("Hooks need
+// review"); its trust is kept per hook content, and the hook command is the
+// same for every agent, so it asks once per agentgrid binary.
+func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
 	var flags []string
 	if w.Hooks {
-		flags = append(flags, "-c", "notify="+agentcli.TOMLArray(w.Exe, "hook", "codex"))
+		handler := "{type=\"command\",command=" + agentcli.TOMLString(agentcli.ShellQuote(w.Exe)+" hook codex") + "}"
+		for _, ev := range c.Events() {
+			group := "hooks=[" + handler + "]"
+			if slices.Contains(toolEvents(), ev) {
+				group = "matcher=\"*\"," + group
+			}
+			flags = append(flags, "-c", "hooks."+ev+"=[{"+group+"}]")
+		}
 	}
 	if w.MCP {
 		flags = append(flags,

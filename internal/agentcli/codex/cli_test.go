@@ -30,7 +30,13 @@ func TestCodexOverridesAreTOML(t *testing.T) {
 		doc.WriteString(argv[i+1] + "\n")
 	}
 	var got struct {
-		Notify     []string `toml:"notify"`
+		Hooks map[string][]struct {
+			Matcher string `toml:"matcher"`
+			Hooks   []struct {
+				Type    string `toml:"type"`
+				Command string `toml:"command"`
+			} `toml:"hooks"`
+		} `toml:"hooks"`
 		MCPServers map[string]struct {
 			Command string            `toml:"command"`
 			Args    []string          `toml:"args"`
@@ -40,8 +46,18 @@ func TestCodexOverridesAreTOML(t *testing.T) {
 	if _, err := toml.Decode(doc.String(), &got); err != nil {
 		t.Fatalf("overrides are not TOML: %v\n%s", err, doc.String())
 	}
-	if !reflect.DeepEqual(got.Notify, []string{sess.Exe, "hook", "codex"}) {
-		t.Errorf("notify = %q", got.Notify)
+	if len(got.Hooks) != len((CLI{}).Events()) {
+		t.Errorf("%d hook events, want %d: %+v", len(got.Hooks), len((CLI{}).Events()), got.Hooks)
+	}
+	for _, ev := range (CLI{}).Events() {
+		g := got.Hooks[ev]
+		if len(g) != 1 || len(g[0].Hooks) != 1 || g[0].Hooks[0].Type != "command" || g[0].Hooks[0].Command != agentcli.ShellQuote(sess.Exe)+" hook codex" {
+			t.Errorf("hooks.%s = %+v", ev, g)
+			continue
+		}
+		if want := map[bool]string{true: "*"}[ev == "PreToolUse" || ev == "PermissionRequest" || ev == "PostToolUse"]; g[0].Matcher != want {
+			t.Errorf("hooks.%s matcher = %q, want %q", ev, g[0].Matcher, want)
+		}
 	}
 	s := got.MCPServers["agentgrid"]
 	if s.Command != sess.Exe || !reflect.DeepEqual(s.Args, []string{"mcp"}) || s.Env["AGENTGRID_AGENT_ID"] != "a1" {

@@ -47,6 +47,15 @@ var adaptCases = []struct {
 	{"codex", "agent_turn_complete", agentstate.Signal{Event: "agent-turn-complete", State: agentstate.Idle, Why: "turn complete", Status: "Renamed the package and updated 14 imports.", SessionID: "0199a1b2-c3d4"}},
 	{"codex", "agent_turn_complete_empty", agentstate.Signal{Event: "agent-turn-complete", State: agentstate.Idle, Why: "turn complete", SessionID: "0199a1b2-c3d4"}},
 	{"codex", "approval_requested", agentstate.Signal{Event: "approval-requested", State: agentstate.Waiting, Why: "approval: run git push --force", Status: "approval: run git push --force", SessionID: "0199a1b2-c3d4"}},
+	// Recorded from Codex 0.171.0 in the live suite (paths replaced): its
+	// lifecycle hooks, and the notify of the side thread that writes the
+	// session's title during the turn.
+	{"codex", "live_session_start", agentstate.Signal{Event: "SessionStart", State: agentstate.Idle, Why: "session started (startup)", SessionID: "01a2315c-e197-7430-acdb-ef54097f5703"}},
+	{"codex", "live_user_prompt_submit", agentstate.Signal{Event: "UserPromptSubmit", State: agentstate.Running, Why: "prompt submitted: CALL exec_command {\"cmd\":\"touch cx-file.txt\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"make a file\"}", SessionID: "01a2315c-e197-7430-acdb-ef54097f5703"}},
+	{"codex", "live_pre_tool_use", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Bash: touch cx-file.txt", Why: "tool: Bash: touch cx-file.txt", SessionID: "01a2315c-e197-7430-acdb-ef54097f5703"}},
+	{"codex", "live_permission_request", agentstate.Signal{Event: "PermissionRequest", State: agentstate.Waiting, Status: "permission: Bash: touch cx-file.txt", Why: "permission: Bash: touch cx-file.txt", SessionID: "01a2315c-e197-7430-acdb-ef54097f5703"}},
+	{"codex", "live_stop", agentstate.Signal{Event: "Stop", State: agentstate.Idle, Why: "turn finished", Status: "LIVE-DONE: the tool finished.", SessionID: "01a2315c-e197-7430-acdb-ef54097f5703"}},
+	{"codex", "live_notify_title_thread", agentstate.Signal{Event: "agent-turn-complete", State: agentstate.Idle, Why: "turn complete", Status: "Live session", SessionID: "01a2315c-f758-7513-a279-e99424dc9949"}},
 	{"codex", "unknown_type", agentstate.Signal{Event: "something-new", SessionID: "0199a1b2-c3d4"}},
 
 	// Gemini CLI
