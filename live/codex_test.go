@@ -63,6 +63,13 @@ func TestCodexMainView(t *testing.T) {
 	h.prompt("hello there")
 	h.waitState("main", "idle", "hook:codex", "turn finished", 30*time.Second)
 	h.screenHas("LIVE-REPLY: hello there", 10*time.Second)
+
+	// Item 9: text and Enter from outside submit the prompt.
+	if _, err := h.client("send", "main", "sent from outside", "--enter"); err != nil {
+		t.Fatal(err)
+	}
+	h.screenHas("LIVE-REPLY: sent from outside", 30*time.Second)
+	h.waitState("main", "idle", "hook:codex", "turn finished", 30*time.Second)
 	hist := h.explain("main")
 	t.Logf("explain main:\n%s", hist)
 	if a, _ := h.agent("main"); a.Why != "turn finished" {

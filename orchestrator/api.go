@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -138,9 +140,26 @@ func (e *Engine) stopAgent(a *agent) {
 	e.log.Info("agent closed", "agent", a.id, "was_visible", wasVisible)
 }
 
-// Send writes raw bytes to an agent's terminal (socket and CLI use it).
+// SendSettle is how long Send waits between a text and the Enter that
+// follows it, so that the program reads them as typing and a key, not as
+// one paste.
+const SendSettle = 50 * time.Millisecond
+
+// Send writes raw bytes to an agent's terminal (socket and CLI use it). A
+// final "\r" after text (`agentgrid send --enter`, MCP send_to_agent) goes
+// in a write of its own, SendSettle later: agent CLIs that tell a paste
+// from typing by timing (Codex) take text and Enter in one write for a
+// pasted line, and do not submit it.
 func (e *Engine) Send(id string, data []byte) error {
-	return e.write(id, data, false)
+	text, enter := bytes.CutSuffix(data, []byte("\r"))
+	if !enter || len(text) == 0 {
+		return e.write(id, data, false)
+	}
+	if err := e.write(id, text, false); err != nil {
+		return err
+	}
+	time.Sleep(SendSettle)
+	return e.write(id, []byte("\r"), false)
 }
 
 // Input writes the user's keystrokes to an agent; it is evidence for the

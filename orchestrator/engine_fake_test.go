@@ -244,3 +244,26 @@ func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 		t.Fatal("output of the newly focused pane did not poke FocusOutput")
 	}
 }
+
+// TestSendEnterIsAKeyOfItsOwn: `agentgrid send ID TEXT --enter` and MCP
+// send_to_agent put the Enter in a write of its own; in one write with the
+// text, Codex 0.171 takes both for a pasted line and does not submit it.
+func TestSendEnterIsAKeyOfItsOwn(t *testing.T) {
+	sp := &panestest.Spawner{}
+	e := newTestEngine(t, sp, nil, nil)
+	e.Resize(48, 10)
+	a := spawn(t, e, "x")
+	pollUntil(t, 5*time.Second, "the process", func() bool { return len(sp.Procs()) == 1 })
+	if err := e.Send(a.ID, []byte("run the tests\r")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Send(a.ID, []byte("\x03")); err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, 5*time.Second, "three writes", func() bool { return len(sp.Procs()[0].Input()) == len("run the tests\r\x03") })
+	got := sp.Procs()[0].Writes()
+	want := []string{"run the tests", "\r", "\x03"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("writes %q, want %q", got, want)
+	}
+}

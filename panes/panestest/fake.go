@@ -76,6 +76,7 @@ type Proc struct {
 	ignore  map[syscall.Signal]bool
 	stall   bool
 	input   bytes.Buffer
+	writes  []string
 	signals []syscall.Signal
 	cols    int
 	rows    int
@@ -168,7 +169,15 @@ func (p *Proc) Write(b []byte) (int, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.writes = append(p.writes, string(b))
 	return p.input.Write(b)
+}
+
+// Writes returns the input as the writes that brought it, one string each.
+func (p *Proc) Writes() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.writes...)
 }
 
 // Resize records the new size.
