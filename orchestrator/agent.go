@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
@@ -116,7 +117,7 @@ func (a *agent) info(q *queueEntry, number int) control.AgentInfo {
 		in.LogError = *why
 	}
 	switch {
-	case a.limitWhy != "" && a.f.State == StatePending:
+	case a.limitWhy != "" && a.f.State == agentstate.Pending:
 		in.QueueReason = a.limitWhy
 	case a.queued:
 		in.QueueReason = a.reason
@@ -141,7 +142,7 @@ func (a *agent) info(q *queueEntry, number int) control.AgentInfo {
 }
 
 // ref is the agent as events carry it.
-func (a *agent) ref(prev State) *hooks.AgentRef {
+func (a *agent) ref(prev agentstate.State) *hooks.AgentRef {
 	r := &hooks.AgentRef{
 		ID: a.id, Title: a.displayTitle(), Kind: a.kind, State: string(a.f.State), PrevState: string(prev),
 		Why: a.f.Why, Source: a.f.Source, Created: a.created,

@@ -70,8 +70,8 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	if len(grants) > 0 {
 		e.log.Info("agent granted more than its own subtree", "agent", id, "kind", req.Kind, "grants", grantList(grants))
 	}
-	a.f = fusion{State: StatePending, Why: "waiting for a slot", Source: SourceEngine, Since: now, Confirmed: now}
-	a.history = []control.Transition{{Time: now, To: StatePending, Why: a.f.Why, Source: SourceEngine}}
+	a.f = fusion{State: agentstate.Pending, Why: "waiting for a slot", Source: SourceEngine, Since: now, Confirmed: now}
+	a.history = []control.Transition{{Time: now, To: agentstate.Pending, Why: a.f.Why, Source: SourceEngine}}
 	if e.opts.StateDir != "" {
 		a.logPath = filepath.Join(e.opts.StateDir, id+".log")
 	}
@@ -194,9 +194,9 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 			return
 		}
 		if user {
-			wasWaiting := a.f.State == StateWaiting
+			wasWaiting := a.f.State == agentstate.Waiting
 			e.apply(a, evidence{Kind: evInput, Interrupt: isInterruptKey(data), Answer: isAnswerKey(data)})
-			if wasWaiting && a.f.State != StateWaiting {
+			if wasWaiting && a.f.State != agentstate.Waiting {
 				// The agent's status entry says what it was waiting for (a
 				// permission prompt, a question); once the user answers, that
 				// text is no longer true, whatever the answer was.
@@ -341,14 +341,14 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 			why = sig.Event
 		}
 		state := sig.State
-		restated := sig.Restates && state == StateWaiting && a.f.State == StateWaiting && a.f.Source == src
+		restated := sig.Restates && state == agentstate.Waiting && a.f.State == agentstate.Waiting && a.f.Source == src
 		if restated {
 			// The CLI's generic notice of the wait its hook already
 			// described: keep that reason and status.
 			why = a.f.Why
 		}
 		if sig.SessionEnd && state == "" {
-			state, why = StateIdle, "agent CLI session ended"
+			state, why = agentstate.Idle, "agent CLI session ended"
 		}
 		e.apply(a, evidence{Kind: evHook, Why: why, Source: src, HookState: state, SubagentDelta: sig.SubagentDelta})
 		switch {

@@ -136,7 +136,7 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 	var screen control.ScreenFrame
 	wantForbidden(t, "watch the session's screen", c.Call(ctx, control.MethodSessionScreen, control.ScreenParams{}, &screen))
 
-	if got, _ := e.Agent(sib.ID); got.State == StateWaiting || got.Source == "hook:claude" {
+	if got, _ := e.Agent(sib.ID); got.State == agentstate.Waiting || got.Source == "hook:claude" {
 		t.Errorf("a refused signal changed the sibling: %s from %s", got.State, got.Source)
 	}
 	for _, id := range []string{control.MainID, sib.ID} {
@@ -146,7 +146,7 @@ func TestAgentActsOnlyOnItselfAndWhatItStarted(t *testing.T) {
 	}
 
 	wantOK(t, "signal itself", c.Signal(ctx, a1.ID, "claude", agentstate.Signal{State: "waiting", Why: "question"}))
-	waitAgent(t, e, a1.ID, "waiting from its own hook", func(a control.AgentInfo) bool { return a.State == StateWaiting })
+	waitAgent(t, e, a1.ID, "waiting from its own hook", func(a control.AgentInfo) bool { return a.State == agentstate.Waiting })
 	wantOK(t, "status of its own", c.SetStatus(ctx, "tests", "3 failing", a1.ID, 0))
 	wantOK(t, "send to itself", c.Send(ctx, a1.ID, "x"))
 	wantOK(t, "send to its child", c.Send(ctx, child.ID, "hello child\r"))
@@ -217,7 +217,7 @@ func TestForgedTokensAndGrants(t *testing.T) {
 	b := dialAs(t, sock, e.AgentToken(boss.ID))
 	wantOK(t, "a granted kind sends to main", b.Send(ctx, control.MainID, "from boss\r"))
 	wantOK(t, "a granted kind signals another agent", b.Signal(ctx, plain.ID, "claude", agentstate.Signal{State: "waiting", Why: "asked"}))
-	waitAgent(t, e, plain.ID, "waiting from the boss's signal", func(a control.AgentInfo) bool { return a.State == StateWaiting })
+	waitAgent(t, e, plain.ID, "waiting from the boss's signal", func(a control.AgentInfo) bool { return a.State == agentstate.Waiting })
 
 	m := dialAs(t, sock, e.AgentToken(mailer.ID))
 	wantOK(t, "send granted", m.Send(ctx, plain.ID, "mail\r"))
@@ -318,7 +318,7 @@ func TestAuthzHelperProcess(t *testing.T) {
 			check("close its own child", c.CloseAgent(ctx, child.ID), 0)
 			res, err := c.Wait(ctx, []string{child.ID}, 10*time.Second)
 			check("wait for its own child", err, 0)
-			if err == nil && (res.TimedOut || res.Agents[0].State != StateKilled) {
+			if err == nil && (res.TimedOut || res.Agents[0].State != agentstate.Killed) {
 				fmt.Printf("FAIL the closed child is %+v\r\n", res)
 				fails++
 			}

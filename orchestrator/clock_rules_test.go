@@ -34,7 +34,7 @@ func (r *ruleRig) proc(i int) *panestest.Proc {
 	return r.sp.Procs()[i]
 }
 
-func (r *ruleRig) state(id string, want State, what string) control.AgentInfo {
+func (r *ruleRig) state(id string, want agentstate.State, what string) control.AgentInfo {
 	r.t.Helper()
 	return waitAgent(r.t, r.e, id, what, func(a control.AgentInfo) bool { return a.State == want })
 }
@@ -72,69 +72,69 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 	}{
 		{"quiet for idle_after makes a running agent idle", func(r *ruleRig) {
 			a := spawn(r.t, r.e, "x")
-			r.state(a.ID, StateRunning, "running")
+			r.state(a.ID, agentstate.Running, "running")
 			r.timerAt(ruleIdle, "the idle check")
 			r.clock.Advance(ruleIdle - time.Millisecond)
-			if in, _ := r.e.Agent(a.ID); in.State != StateRunning {
+			if in, _ := r.e.Agent(a.ID); in.State != agentstate.Running {
 				r.t.Fatalf("idle before idle_after: %+v", in)
 			}
 			r.clock.Advance(time.Millisecond)
-			in := r.state(a.ID, StateIdle, "idle")
+			in := r.state(a.ID, agentstate.Idle, "idle")
 			if in.Source != SourceActivity || !in.Since.Equal(r.t0.Add(ruleIdle)) {
 				r.t.Fatalf("idle = %+v", in)
 			}
 		}},
 		{"output restarts the idle countdown", func(r *ruleRig) {
 			a := spawn(r.t, r.e, "x")
-			r.state(a.ID, StateRunning, "running")
+			r.state(a.ID, agentstate.Running, "running")
 			r.timerAt(ruleIdle, "the idle check")
 			r.clock.Advance(4 * time.Second)
 			r.output(0, a.ID, "work\r\n")
 			r.clock.Advance(time.Second) // the check at 5s finds output 1s ago
 			r.timerAt(4*time.Second+ruleIdle, "the re-armed idle check")
-			if in, _ := r.e.Agent(a.ID); in.State != StateRunning {
+			if in, _ := r.e.Agent(a.ID); in.State != agentstate.Running {
 				r.t.Fatalf("idle although it printed: %+v", in)
 			}
 			r.clock.Advance(4 * time.Second)
-			r.state(a.ID, StateIdle, "idle 5s after the output")
+			r.state(a.ID, agentstate.Idle, "idle 5s after the output")
 		}},
 		{"a hook's waiting stands against output until stale_after", func(r *ruleRig) {
 			a := spawn(r.t, r.e, "x")
-			r.state(a.ID, StateRunning, "running")
+			r.state(a.ID, agentstate.Running, "running")
 			if err := r.e.Signal(a.ID, agentstate.Signal{State: "waiting", Why: "permission"}, "claude"); err != nil {
 				r.t.Fatal(err)
 			}
-			r.state(a.ID, StateWaiting, "waiting")
+			r.state(a.ID, agentstate.Waiting, "waiting")
 			r.clock.Advance(10 * time.Second)
 			r.output(0, a.ID, "spinner")
 			// The output does not count; the engine looks again when the
 			// hook's word goes stale.
 			r.timerAt(ruleStale, "the staleness check")
-			if in, _ := r.e.Agent(a.ID); in.State != StateWaiting || in.Source != "hook:claude" {
+			if in, _ := r.e.Agent(a.ID); in.State != agentstate.Waiting || in.Source != "hook:claude" {
 				r.t.Fatalf("output overrode a fresh hook: %+v", in)
 			}
 			r.clock.Advance(ruleStale - 10*time.Second)
 			// The output that came while the hook was fresh counts now.
-			in := r.state(a.ID, StateRunning, "running once the hook is stale")
+			in := r.state(a.ID, agentstate.Running, "running once the hook is stale")
 			if in.Source != SourceActivity {
 				r.t.Fatalf("running = %+v", in)
 			}
 		}},
 		{"a bell's waiting goes stale the same way", func(r *ruleRig) {
 			a := spawn(r.t, r.e, "x")
-			r.state(a.ID, StateRunning, "running")
+			r.state(a.ID, agentstate.Running, "running")
 			r.proc(0).Output("continue?\a")
-			in := r.state(a.ID, StateWaiting, "waiting on the bell")
+			in := r.state(a.ID, agentstate.Waiting, "waiting on the bell")
 			if in.Source != SourceTerminal {
 				r.t.Fatalf("bell = %+v", in)
 			}
 			// No output after the bell: it stays waiting however long.
 			r.clock.Advance(10 * ruleStale)
-			if in, _ := r.e.Agent(a.ID); in.State != StateWaiting {
+			if in, _ := r.e.Agent(a.ID); in.State != agentstate.Waiting {
 				r.t.Fatalf("a quiet waiting agent changed: %+v", in)
 			}
 			r.proc(0).Output("working")
-			r.state(a.ID, StateRunning, "running on output after stale_after")
+			r.state(a.ID, agentstate.Running, "running on output after stale_after")
 		}},
 		{"a flood of titles is paced on the engine's clock", func(r *ruleRig) {
 			a := spawn(r.t, r.e, "x")
@@ -153,7 +153,7 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 			r.e.Resize(24, 5) // capacity 1
 			a, b := spawn(r.t, r.e, "x"), spawn(r.t, r.e, "y")
 			r.proc(0).Exit(0)
-			r.state(a.ID, StateDone, "done")
+			r.state(a.ID, agentstate.Done, "done")
 			r.timerAt(ruleLinger, "the linger")
 			r.clock.Advance(ruleLinger - time.Millisecond)
 			if in, _ := r.e.Agent(b.ID); in.Visible {
@@ -169,7 +169,7 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 			r.e.Resize(24, 5)
 			a := spawn(r.t, r.e, "x")
 			r.proc(0).Exit(0)
-			r.state(a.ID, StateDone, "done")
+			r.state(a.ID, agentstate.Done, "done")
 			r.clock.Advance(100 * ruleLinger)
 			if in, _ := r.e.Agent(a.ID); !in.Visible {
 				r.t.Fatalf("a finished pane left with nobody waiting: %+v", in)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
@@ -27,7 +28,7 @@ func TestFakeStartFailureIsShownAndReleasesNothing(t *testing.T) {
 	bad := spawn(t, e, "broken")
 	good := spawn(t, e, "fine")
 	got := waitFinished(t, e, bad.ID)
-	if got.State != StateFailed || got.Why != "exec format error in broken" || !got.Visible || got.ExitCode != nil {
+	if got.State != agentstate.Failed || got.Why != "exec format error in broken" || !got.Visible || got.ExitCode != nil {
 		t.Fatalf("failed start = %+v", got)
 	}
 	s, err := e.Capture(bad.ID, false, 0)
@@ -35,7 +36,7 @@ func TestFakeStartFailureIsShownAndReleasesNothing(t *testing.T) {
 		t.Fatalf("capture = %q, %v", s, err)
 	}
 	// The failed start held no permit: the next agent runs under limit 1.
-	waitAgent(t, e, good.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, good.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	if n := len(sp.Procs()); n != 1 {
 		t.Fatalf("%d processes started, want 1", n)
 	}
@@ -49,11 +50,11 @@ func TestFakeImmediateExitAndLimitHandOff(t *testing.T) {
 	pollUntil(t, 5*time.Second, "the first process", func() bool { return len(sp.Procs()) == 1 })
 	sp.Procs()[0].Output("hello\r\n")
 	sp.Procs()[0].Exit(0)
-	if got := waitFinished(t, e, a1.ID); got.State != StateDone {
+	if got := waitFinished(t, e, a1.ID); got.State != agentstate.Done {
 		t.Fatalf("a1 = %+v", got)
 	}
-	waitAgent(t, e, a2.ID, "running after the hand-off", func(a control.AgentInfo) bool { return a.State == StateRunning })
-	if a, _ := e.Agent(a3.ID); a.State != StatePending {
+	waitAgent(t, e, a2.ID, "running after the hand-off", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	if a, _ := e.Agent(a3.ID); a.State != agentstate.Pending {
 		t.Fatalf("a3 = %+v", a)
 	}
 	procs := sp.Procs()
@@ -71,10 +72,10 @@ func TestFakeImmediateExitAndLimitHandOff(t *testing.T) {
 		t.Fatalf("spec size = %dx%d, slot content %+v", procs[1].Spec.Cols, procs[1].Spec.Rows, box)
 	}
 	procs[1].Exit(2)
-	if got := waitFinished(t, e, a2.ID); got.State != StateFailed || *got.ExitCode != 2 {
+	if got := waitFinished(t, e, a2.ID); got.State != agentstate.Failed || *got.ExitCode != 2 {
 		t.Fatalf("a2 = %+v", got)
 	}
-	waitAgent(t, e, a3.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, a3.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 }
 
 func TestFakeCloseSendsTheGraceSequence(t *testing.T) {
@@ -87,7 +88,7 @@ func TestFakeCloseSendsTheGraceSequence(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := waitFinished(t, e, in.ID)
-	if got.State != StateKilled || *got.ExitCode != 128+int(syscall.SIGTERM) {
+	if got.State != agentstate.Killed || *got.ExitCode != 128+int(syscall.SIGTERM) {
 		t.Fatalf("closed = %+v", got)
 	}
 	sigs := sp.Procs()[0].Signals()
@@ -145,7 +146,7 @@ func TestFakeStalledInputNeverBlocks(t *testing.T) {
 	e := newTestEngine(t, sp, nil, nil)
 	e.Resize(48, 10)
 	in := spawn(t, e, "x")
-	waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	chunk := make([]byte, 256<<10)
 	start := time.Now()
 	var err error
@@ -175,7 +176,7 @@ func TestFakeNotificationMeansWaiting(t *testing.T) {
 	in := spawn(t, e, "x")
 	pollUntil(t, 5*time.Second, "the process", func() bool { return len(sp.Procs()) == 1 })
 	sp.Procs()[0].Output("\x1b]9;Approve the edit?\x07")
-	a := waitAgent(t, e, in.ID, "waiting", func(a control.AgentInfo) bool { return a.State == StateWaiting })
+	a := waitAgent(t, e, in.ID, "waiting", func(a control.AgentInfo) bool { return a.State == agentstate.Waiting })
 	if a.Source != SourceTerminal || !strings.Contains(a.Why, "Approve the edit?") {
 		t.Fatalf("info = %+v", a)
 	}
@@ -193,7 +194,7 @@ func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 	e.Resize(120, 30)
 	a1, a2 := spawn(t, e, "x"), spawn(t, e, "y")
 	for _, id := range []string{a1.ID, a2.ID} {
-		waitAgent(t, e, id, "running on screen", func(a control.AgentInfo) bool { return a.State == StateRunning && a.Visible })
+		waitAgent(t, e, id, "running on screen", func(a control.AgentInfo) bool { return a.State == agentstate.Running && a.Visible })
 	}
 	procs := sp.Procs()
 	e.Focus(a1.ID)

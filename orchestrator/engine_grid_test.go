@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -61,7 +62,7 @@ func TestManySpawnsAreAllAccountedFor(t *testing.T) {
 	for _, a := range snap.Agents {
 		if a.QueuePos > 0 {
 			pos++
-			if a.QueuePos != pos || a.State != StatePending || a.QueueReason == "" {
+			if a.QueuePos != pos || a.State != agentstate.Pending || a.QueueReason == "" {
 				t.Fatalf("queue entry %+v at position %d", a, pos)
 			}
 		}
@@ -76,7 +77,7 @@ func TestResizeShrinkMovesNewestToQueueAndGrowBringsThemBack(t *testing.T) {
 		ids = append(ids, spawn(t, e, "cat").ID)
 	}
 	for _, id := range ids {
-		waitAgent(t, e, id, "running", func(a control.AgentInfo) bool { return a.State == StateRunning && a.Visible })
+		waitAgent(t, e, id, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running && a.Visible })
 	}
 	e.Resize(24, 5) // capacity 2
 	snap := e.Snapshot()
@@ -85,7 +86,7 @@ func TestResizeShrinkMovesNewestToQueueAndGrowBringsThemBack(t *testing.T) {
 	}
 	for _, id := range ids[2:] {
 		a, _ := e.Agent(id)
-		if a.Visible || a.QueuePos == 0 || a.State != StateRunning || groupGone(a.PID) {
+		if a.Visible || a.QueuePos == 0 || a.State != agentstate.Running || groupGone(a.PID) {
 			t.Fatalf("%s after shrink: %+v", id, a)
 		}
 	}
@@ -108,7 +109,7 @@ func TestResizeShrinkMovesNewestToQueueAndGrowBringsThemBack(t *testing.T) {
 		t.Fatalf("tiny: %+v", snap.Counts)
 	}
 	for _, a := range snap.Agents {
-		if a.State != StateRunning {
+		if a.State != agentstate.Running {
 			t.Fatalf("tiny terminal changed %s: %+v", a.ID, a)
 		}
 	}
@@ -124,7 +125,7 @@ func TestOffscreenAgentRunsAt80x24AndIsResizedWhenPlaced(t *testing.T) {
 		s, _ := e.Capture(second.ID, false, 0)
 		return strings.Contains(s, "24 80")
 	})
-	if a, _ := e.Agent(second.ID); a.Visible || a.QueuePos != 1 || a.State != StateRunning {
+	if a, _ := e.Agent(second.ID); a.Visible || a.QueuePos != 1 || a.State != agentstate.Running {
 		t.Fatalf("second = %+v", a)
 	}
 	if err := e.Close(first.ID); err != nil {
@@ -161,16 +162,16 @@ func TestFinishedPaneLingersThenIsReclaimed(t *testing.T) {
 	// The engine wakes up when the linger ends, and not before.
 	clock.waitTimerAt(t, fin.Ended.Add(linger), "the linger timer")
 	clock.Advance(linger - time.Second)
-	if a, _ := e.Agent(second.ID); a.Visible || a.QueuePos != 1 || a.State != StatePending {
+	if a, _ := e.Agent(second.ID); a.Visible || a.QueuePos != 1 || a.State != agentstate.Pending {
 		t.Fatalf("second before the linger: %+v", a)
 	}
 	clock.Advance(time.Second)
-	a := waitAgent(t, e, second.ID, "placed after the linger", func(a control.AgentInfo) bool { return a.Visible && a.State == StateRunning })
+	a := waitAgent(t, e, second.ID, "placed after the linger", func(a control.AgentInfo) bool { return a.Visible && a.State == agentstate.Running })
 	if el := a.Started.Sub(*fin.Ended); el < linger {
 		t.Fatalf("reclaimed after %s, before the linger", el)
 	}
 	a, _ = e.Agent(first.ID)
-	if a.Visible || a.State != StateDone {
+	if a.Visible || a.State != agentstate.Done {
 		t.Fatalf("first after reclaim: %+v", a)
 	}
 	// Its screen can still be read.
@@ -193,33 +194,33 @@ func TestLimitsHandOffInFIFOOrder(t *testing.T) {
 		return in.ID
 	}
 	s1, s2, p1, s3 := mk("shell"), mk("shell"), mk(""), mk("shell")
-	waitAgent(t, e, s1, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
-	waitAgent(t, e, p1, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, s1, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	waitAgent(t, e, p1, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	for _, id := range []string{s2, s3} {
 		a, _ := e.Agent(id)
-		if a.State != StatePending || !strings.Contains(a.Why, "limits.kinds.shell = 1") {
+		if a.State != agentstate.Pending || !strings.Contains(a.Why, "limits.kinds.shell = 1") {
 			t.Fatalf("%s = %+v", id, a)
 		}
 	}
 	if err := e.Close(s1); err != nil {
 		t.Fatal(err)
 	}
-	waitAgent(t, e, s2, "started after the release", func(a control.AgentInfo) bool { return a.State == StateRunning })
-	if a, _ := e.Agent(s3); a.State != StatePending {
+	waitAgent(t, e, s2, "started after the release", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	if a, _ := e.Agent(s3); a.State != agentstate.Pending {
 		t.Fatalf("s3 started out of order: %+v", a)
 	}
 	// The default limit: 3 running (s2, p1, and one more).
 	p2, p3 := mk(""), mk("")
-	waitAgent(t, e, p2, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
-	if a, _ := e.Agent(p3); a.State != StatePending || !strings.Contains(a.Why, "limits.default = 3") {
+	waitAgent(t, e, p2, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	if a, _ := e.Agent(p3); a.State != agentstate.Pending || !strings.Contains(a.Why, "limits.default = 3") {
 		t.Fatalf("p3 = %+v", a)
 	}
 	if err := e.Close(p1); err != nil {
 		t.Fatal(err)
 	}
 	// s3 is older than p3 but still blocked by its kind limit; p3 gets the permit.
-	waitAgent(t, e, p3, "started", func(a control.AgentInfo) bool { return a.State == StateRunning })
-	if a, _ := e.Agent(s3); a.State != StatePending {
+	waitAgent(t, e, p3, "started", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	if a, _ := e.Agent(s3); a.State != agentstate.Pending {
 		t.Fatalf("s3 = %+v", a)
 	}
 }
@@ -288,7 +289,7 @@ func TestResizeStormKeepsEveryAgent(t *testing.T) {
 		t.Fatalf("after the storm: %d panes, counts %+v", len(snap.Panes), snap.Counts)
 	}
 	for _, p := range snap.Panes {
-		if p.Agent.State != StateRunning {
+		if p.Agent.State != agentstate.Running {
 			t.Fatalf("%s = %s after the storm", p.Agent.ID, p.Agent.State)
 		}
 		want := p.Box.Inset(1)
@@ -318,7 +319,7 @@ func TestClosingAQueuedAgentAndBadKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := waitFinished(t, e, q1.ID)
-	if got.State != StateKilled || got.Why != "closed before it started" || got.QueuePos != 0 || got.PID != 0 {
+	if got.State != agentstate.Killed || got.Why != "closed before it started" || got.QueuePos != 0 || got.PID != 0 {
 		t.Fatalf("closed queued agent: %+v", got)
 	}
 	if a, _ := e.Agent(q2.ID); a.QueuePos != 1 {
@@ -345,7 +346,7 @@ func TestFinishedAgentsLeaveTheQueueAtOnce(t *testing.T) {
 	})
 	e.Resize(24, 5) // capacity 1
 	busy := spawn(t, e, "cat")
-	waitAgent(t, e, busy.ID, "placed", func(a control.AgentInfo) bool { return a.Visible && a.State == StateRunning })
+	waitAgent(t, e, busy.ID, "placed", func(a control.AgentInfo) bool { return a.Visible && a.State == agentstate.Running })
 	var ids []string
 	for i := range 20 {
 		in, err := e.Spawn(control.SpawnRequest{Argv: []string{"sh", "-c", "exit 0"}})
@@ -364,7 +365,7 @@ func TestFinishedAgentsLeaveTheQueueAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := ex.Agent; a.QueuePos != 0 || a.QueueReason != "" || a.QueuedSince != nil || a.Visible || a.State != StateDone {
+		if a := ex.Agent; a.QueuePos != 0 || a.QueueReason != "" || a.QueuedSince != nil || a.Visible || a.State != agentstate.Done {
 			t.Fatalf("explain %s = %+v, want done, not queued, not visible", id, a)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/panestest"
@@ -29,13 +30,13 @@ func TestCloseHandsTheSlotOnInTheSamePass(t *testing.T) {
 	}
 	// No waiting: the snapshot published by Close shows the hand-off.
 	in, _ := e.Agent(a2.ID)
-	if !in.Visible || in.QueuePos != 0 || (in.State != StateRunning && in.State != StateStarting) {
+	if !in.Visible || in.QueuePos != 0 || (in.State != agentstate.Running && in.State != agentstate.Starting) {
 		t.Fatalf("after the close a2 = %+v", in)
 	}
 	if snap := e.Snapshot(); snap.Focus != control.MainID && snap.Focus != a2.ID {
 		t.Fatalf("focus = %q", snap.Focus)
 	}
-	if got := waitFinished(t, e, a1.ID); got.State != StateKilled || got.Visible {
+	if got := waitFinished(t, e, a1.ID); got.State != agentstate.Killed || got.Visible {
 		t.Fatalf("a1 = %+v", got)
 	}
 }
@@ -108,7 +109,7 @@ func TestHangingStartFailsAtItsDeadline(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	got := waitFinished(t, e, r.in.ID)
-	if got.State != StateFailed || !strings.Contains(got.Why, "did not start within 5s") || got.ExitCode != nil {
+	if got.State != agentstate.Failed || !strings.Contains(got.Why, "did not start within 5s") || got.ExitCode != nil {
 		t.Fatalf("hung start = %+v", got)
 	}
 	if s, err := e.Capture(r.in.ID, false, 0); err != nil || !strings.Contains(strings.ReplaceAll(s, "\n", ""), "did not start within") {
@@ -116,7 +117,7 @@ func TestHangingStartFailsAtItsDeadline(t *testing.T) {
 	}
 	// The engine goes on.
 	ok := spawn(t, e, "fine")
-	waitAgent(t, e, ok.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, ok.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	// The late process is ended and changes nothing.
 	close(release)
 	pollUntil(t, 15*time.Second, "the late process to be signalled", func() bool {
@@ -127,7 +128,7 @@ func TestHangingStartFailsAtItsDeadline(t *testing.T) {
 		}
 		return false
 	})
-	if a, _ := e.Agent(r.in.ID); a.State != StateFailed || a.ExitCode != nil || a.PID != 0 {
+	if a, _ := e.Agent(r.in.ID); a.State != agentstate.Failed || a.ExitCode != nil || a.PID != 0 {
 		t.Fatalf("after the late start: %+v", a)
 	}
 }

@@ -107,7 +107,7 @@ func TestSpawnOutputExitCodeLogAndEnv(t *testing.T) {
 		t.Fatalf("id = %q", in.ID)
 	}
 	done := waitFinished(t, e, in.ID)
-	if done.State != StateFailed || done.ExitCode == nil || *done.ExitCode != 3 || done.Ended == nil || done.Started == nil {
+	if done.State != agentstate.Failed || done.ExitCode == nil || *done.ExitCode != 3 || done.Ended == nil || done.Started == nil {
 		t.Fatalf("info = %+v", done)
 	}
 	if !done.Visible || done.Number != 1 {
@@ -133,7 +133,7 @@ func TestStartFailuresShowInThePane(t *testing.T) {
 	e.Resize(120, 10)
 	bad := spawn(t, e, "agentgrid-no-such-command")
 	got := waitFinished(t, e, bad.ID)
-	if got.State != StateFailed || got.Why != "command not found: agentgrid-no-such-command" || !got.Visible {
+	if got.State != agentstate.Failed || got.Why != "command not found: agentgrid-no-such-command" || !got.Visible {
 		t.Fatalf("info = %+v", got)
 	}
 	text, err := e.Capture(bad.ID, false, 0)
@@ -145,18 +145,18 @@ func TestStartFailuresShowInThePane(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = waitFinished(t, e, in.ID)
-	if got.State != StateFailed || got.Why != "cwd does not exist: /nonexistent/agentgrid" {
+	if got.State != agentstate.Failed || got.Why != "cwd does not exist: /nonexistent/agentgrid" {
 		t.Fatalf("info = %+v", got)
 	}
 	quick := spawn(t, e, "true")
-	if got := waitFinished(t, e, quick.ID); got.State != StateDone || *got.ExitCode != 0 {
+	if got := waitFinished(t, e, quick.ID); got.State != agentstate.Done || *got.ExitCode != 0 {
 		t.Fatalf("info = %+v", got)
 	}
 	if _, err := e.Spawn(control.SpawnRequest{}); err == nil {
 		t.Fatal("a spawn without a command was accepted")
 	}
 	ex, err := e.Explain(bad.ID)
-	if err != nil || len(ex.History) < 2 || ex.History[len(ex.History)-1].To != StateFailed {
+	if err != nil || len(ex.History) < 2 || ex.History[len(ex.History)-1].To != agentstate.Failed {
 		t.Fatalf("explain = %+v, %v", ex, err)
 	}
 }
@@ -169,7 +169,7 @@ func TestFloodDoesNotBlockTheEngine(t *testing.T) {
 	e.Resize(48, 10)
 	flood := spawn(t, e, "sh", "-c", "yes | head -c 50000000; echo; echo flood-end")
 	other := spawn(t, e, "cat")
-	waitAgent(t, e, other.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, other.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	for i := range 20 {
 		start := time.Now()
 		e.List()
@@ -205,7 +205,7 @@ func TestCloseKillsAGroupThatIgnoresHUP(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := waitFinished(t, e, in.ID)
-	if got.State != StateKilled || got.Visible || got.Why != "closed by the user" {
+	if got.State != agentstate.Killed || got.Visible || got.Why != "closed by the user" {
 		t.Fatalf("info = %+v", got)
 	}
 	pollUntil(t, 5*time.Second, "the group to be gone", func() bool { return groupGone(in.PID) })
@@ -256,7 +256,7 @@ func TestMainViewExitKeepsTheSession(t *testing.T) {
 	e.Resize(80, 24)
 	waitAgent(t, e, control.MainID, "exited", func(a control.AgentInfo) bool { return a.State.Finished() })
 	m, _ := e.Agent(control.MainID)
-	if m.State != StateFailed || *m.ExitCode != 7 {
+	if m.State != agentstate.Failed || *m.ExitCode != 7 {
 		t.Fatalf("main = %+v", m)
 	}
 	snap := e.Snapshot()
@@ -267,7 +267,7 @@ func TestMainViewExitKeepsTheSession(t *testing.T) {
 		t.Fatalf("main must not be listed among agents: %+v", snap.Agents)
 	}
 	in := spawn(t, e, "true")
-	if got := waitFinished(t, e, in.ID); got.State != StateDone {
+	if got := waitFinished(t, e, in.ID); got.State != agentstate.Done {
 		t.Fatalf("spawn after main exited: %+v", got)
 	}
 }
@@ -283,23 +283,23 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	events, cancel := e.Bus().Subscribe(256)
 	defer cancel()
 	in := spawn(t, e, "cat")
-	started := waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	started := waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	// cat prints nothing: idle_after after its start it is idle.
 	clock.waitTimerAt(t, started.Started.Add(idle), "the idle timer")
 	clock.Advance(idle)
 	waitAgent(t, e, in.ID, "idle after quiet", func(a control.AgentInfo) bool {
-		return a.State == StateIdle && a.Source == SourceActivity
+		return a.State == agentstate.Idle && a.Source == SourceActivity
 	})
 	// Typing produces an echo: output activity makes it running again.
 	if err := e.Input(in.ID, []byte("hello")); err != nil {
 		t.Fatal(err)
 	}
-	waitAgent(t, e, in.ID, "running on activity", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, in.ID, "running on activity", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	// A hook says it waits for permission.
 	if err := e.Signal(in.ID, agentstate.Signal{Event: "PermissionRequest", State: "waiting", Why: "permission: Bash: ls", Status: "Bash: ls"}, "claude"); err != nil {
 		t.Fatal(err)
 	}
-	a := waitAgent(t, e, in.ID, "waiting", func(a control.AgentInfo) bool { return a.State == StateWaiting })
+	a := waitAgent(t, e, in.ID, "waiting", func(a control.AgentInfo) bool { return a.State == agentstate.Waiting })
 	if a.Source != "hook:claude" || a.Why != "permission: Bash: ls" {
 		t.Fatalf("waiting info = %+v", a)
 	}
@@ -313,7 +313,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	if err := e.Input(in.ID, []byte("y")); err != nil {
 		t.Fatal(err)
 	}
-	a = waitAgent(t, e, in.ID, "answered", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	a = waitAgent(t, e, in.ID, "answered", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	if a.Why != "user answered" || a.Source != SourceInput {
 		t.Fatalf("after input: %+v", a)
 	}
@@ -328,7 +328,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	if err := e.Signal(in.ID, agentstate.Signal{Event: "Stop", State: "idle"}, "claude"); err != nil {
 		t.Fatal(err)
 	}
-	a = waitAgent(t, e, in.ID, "idle", func(a control.AgentInfo) bool { return a.State == StateIdle })
+	a = waitAgent(t, e, in.ID, "idle", func(a control.AgentInfo) bool { return a.State == agentstate.Idle })
 	if a.Why != "interrupted by user" || !a.Interrupted {
 		t.Fatalf("after interrupt: %+v", a)
 	}
@@ -356,7 +356,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	}
 	// A bell: a separate agent without hooks.
 	bell := spawn(t, e, "sh", "-c", "printf 'question?\\a'; exec cat")
-	a = waitAgent(t, e, bell.ID, "waiting on the bell", func(a control.AgentInfo) bool { return a.State == StateWaiting })
+	a = waitAgent(t, e, bell.ID, "waiting on the bell", func(a control.AgentInfo) bool { return a.State == agentstate.Waiting })
 	if a.Source != SourceTerminal {
 		t.Fatalf("bell: %+v", a)
 	}
@@ -396,7 +396,7 @@ func TestChangedIsPokedOnOutput(t *testing.T) {
 	e := newTestEngine(t, nil, nil, nil)
 	e.Resize(48, 10)
 	in := spawn(t, e, "cat")
-	waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+	waitAgent(t, e, in.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 	for len(e.Changed()) > 0 {
 		<-e.Changed()
 	}

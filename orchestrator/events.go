@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/internal/oneline"
 )
@@ -12,7 +13,7 @@ import (
 // onActivity handles output that arrived while the engine asked for it.
 func (e *Engine) onActivity(a *agent) {
 	e.apply(a, evidence{Kind: evActivity, Time: e.now()})
-	if !a.f.State.Alive() || a.f.State == StateRunning {
+	if !a.f.State.Alive() || a.f.State == agentstate.Running {
 		return
 	}
 	// Activity did not count (a fresh hook or terminal state stands):
@@ -83,11 +84,11 @@ func (e *Engine) onTimer(a *agent) {
 	}
 	now := e.now()
 	last := a.pane.LastOutput()
-	if a.f.State == StateRunning {
+	if a.f.State == agentstate.Running {
 		if now.Sub(last) >= e.idleAfter() {
 			e.apply(a, evidence{Kind: evQuiet, Time: now})
 		}
-		if a.f.State == StateRunning {
+		if a.f.State == agentstate.Running {
 			e.armTimer(a, e.idleDeadline(a))
 		}
 		return
@@ -131,7 +132,7 @@ func (e *Engine) apply(a *agent, ev evidence) {
 				a.queued, a.reason = false, ""
 			}
 		}
-		if a.f.State == StateWaiting {
+		if a.f.State == agentstate.Waiting {
 			e.st.waitSeq++
 			e.st.lastWaiting = a.id
 		}
@@ -151,7 +152,7 @@ func (e *Engine) updateTimer(a *agent) {
 		a.wantActivity.Store(false)
 		return
 	}
-	if a.f.State == StateRunning {
+	if a.f.State == agentstate.Running {
 		a.wantActivity.Store(false)
 		e.armTimer(a, e.idleDeadline(a))
 		return

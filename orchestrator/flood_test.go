@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -53,12 +54,12 @@ func TestPaneSignalFloodKeepsTheEngineAnswering(t *testing.T) {
 			for range 300 {
 				spawn(t, e, "cat")
 			}
-			waitAgent(t, e, flood.ID, "running", func(a control.AgentInfo) bool { return a.State == StateRunning })
+			waitAgent(t, e, flood.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 			if err := e.Send(flood.ID, []byte("\r")); err != nil {
 				t.Fatal(err)
 			}
 			waitAgent(t, e, flood.ID, "flooding", func(a control.AgentInfo) bool {
-				return a.State == StateWaiting || strings.HasPrefix(a.Title, "title ")
+				return a.State == agentstate.Waiting || strings.HasPrefix(a.Title, "title ")
 			})
 
 			runtime.GC()
@@ -97,7 +98,7 @@ func TestPaneSignalFloodKeepsTheEngineAnswering(t *testing.T) {
 			if el := time.Since(start); el > 2*time.Second {
 				t.Errorf("close of the flooding agent took %v", el)
 			}
-			if got := waitFinished(t, e, flood.ID); got.State != StateKilled {
+			if got := waitFinished(t, e, flood.ID); got.State != agentstate.Killed {
 				t.Fatalf("flooding agent after close = %+v", got)
 			}
 		})
@@ -116,7 +117,7 @@ func TestTextsFromPanesAreSanitisedAndCapped(t *testing.T) {
 		`printf '\033]2;evil\342\200\256txt.exe\342\200\213 \342\201\246name\007'; `+
 			`printf '\033]9;%s\007' "$(head -c 5000 /dev/zero | tr '\0' x)"; exec cat`)
 	a := waitAgent(t, e, in.ID, "titled and waiting", func(a control.AgentInfo) bool {
-		return a.Title != "sh" && a.State == StateWaiting
+		return a.Title != "sh" && a.State == agentstate.Waiting
 	})
 	if a.Title != "eviltxt.exe name" {
 		t.Errorf("title = %q, want %q", a.Title, "eviltxt.exe name")
@@ -136,7 +137,7 @@ func TestTextsFromPanesAreSanitisedAndCapped(t *testing.T) {
 	waitFinished(t, e, in.ID)
 	b := spawn(t, e, "sh", "-c", "printf '"+strings.NewReplacer("\x1b", `\033`, "\x07", `\007`).Replace(burst.String())+"'; exec cat")
 	b = waitAgent(t, e, b.ID, "the last notification", func(a control.AgentInfo) bool { return a.Why == "notification: step 49" })
-	if b.State != StateWaiting {
+	if b.State != agentstate.Waiting {
 		t.Fatalf("after the burst = %+v", b)
 	}
 }

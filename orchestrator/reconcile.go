@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/hooks"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
@@ -126,7 +127,7 @@ func (e *Engine) query() WindowState {
 		Running: Usage{All: s.limits.all, ByKind: s.limits.byKind},
 	}
 	if m := s.main; m != nil {
-		ws.Main = &MainPane{Pending: m.f.State == StatePending, Cols: m.cols, Rows: m.rows}
+		ws.Main = &MainPane{Pending: m.f.State == agentstate.Pending, Cols: m.cols, Rows: m.rows}
 	}
 	for _, id := range s.visible {
 		a := s.agents[id]
@@ -147,7 +148,7 @@ func (e *Engine) query() WindowState {
 		ws.Queue = append(ws.Queue, QueuedAgent{ID: q.ID, Seq: q.Seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
 	}
 	for _, a := range s.order {
-		if a.f.State == StatePending && !a.closed {
+		if a.f.State == agentstate.Pending && !a.closed {
 			ws.Pending = append(ws.Pending, PendingAgent{ID: a.id, Kind: a.kind})
 		}
 	}
@@ -338,7 +339,7 @@ func (e *Engine) startMain(argv []string) {
 		}
 	}
 	a.env = withVars(e.baseEnv, append(vars, control.EnvToken+"="+token)...)
-	a.f = fusion{State: StatePending, Source: SourceEngine, Since: a.created, Confirmed: a.created}
+	a.f = fusion{State: agentstate.Pending, Source: SourceEngine, Since: a.created, Confirmed: a.created}
 	if e.opts.StateDir != "" {
 		a.logPath = filepath.Join(e.opts.StateDir, control.MainID+".log")
 	}
@@ -375,7 +376,7 @@ func (e *Engine) publish() {
 		index[a.id] = i
 		in := a.info(queued[a.id], number[a.id])
 		snap.Agents = append(snap.Agents, in)
-		if in.QueuePos > 0 || a.f.State != StateKilled || !a.closed { // a closed agent's kill is no failure
+		if in.QueuePos > 0 || a.f.State != agentstate.Killed || !a.closed { // a closed agent's kill is no failure
 			snap.Counts.Add(a.f.State, in.QueuePos > 0)
 		}
 	}

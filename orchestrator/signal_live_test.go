@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -33,12 +34,12 @@ func signalFixture(t *testing.T, e *Engine, id, cli, name string) {
 func TestGenericNoticeKeepsThePreciseWait(t *testing.T) {
 	e := newTestEngine(t, nil, nil, nil)
 	a := spawn(t, e, "sleep", "60")
-	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == agentstate.Running })
 	signalFixture(t, e, a.ID, "claude", "live_permission_request")
 	signalFixture(t, e, a.ID, "claude", "live_notification_permission")
 	in, _ := e.Agent(a.ID)
 	const want = "permission: Bash: touch live-file3.txt"
-	if in.State != StateWaiting || in.Why != want {
+	if in.State != agentstate.Waiting || in.Why != want {
 		t.Errorf("after the notice: %s %q, want waiting %q", in.State, in.Why, want)
 	}
 	var status string
@@ -52,9 +53,9 @@ func TestGenericNoticeKeepsThePreciseWait(t *testing.T) {
 	}
 	// Without a precise wait before it, the notice is the reason.
 	b := spawn(t, e, "sleep", "60")
-	waitAgent(t, e, b.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	waitAgent(t, e, b.ID, "running", func(in control.AgentInfo) bool { return in.State == agentstate.Running })
 	signalFixture(t, e, b.ID, "claude", "live_notification_permission")
-	if in, _ := e.Agent(b.ID); in.State != StateWaiting || in.Why != "Claude needs your permission" {
+	if in, _ := e.Agent(b.ID); in.State != agentstate.Waiting || in.Why != "Claude needs your permission" {
 		t.Errorf("a notice alone: %s %q", in.State, in.Why)
 	}
 }
@@ -65,9 +66,9 @@ func TestGenericNoticeKeepsThePreciseWait(t *testing.T) {
 func TestClaudeStopFailureEndsTheTurn(t *testing.T) {
 	e := newTestEngine(t, nil, nil, nil)
 	a := spawn(t, e, "sleep", "60")
-	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == agentstate.Running })
 	signalFixture(t, e, a.ID, "claude", "live_stop_failure")
-	if in, _ := e.Agent(a.ID); in.State != StateIdle || in.Why != "turn failed: API Error: 400 scripted failure" || in.Source != "hook:claude" {
+	if in, _ := e.Agent(a.ID); in.State != agentstate.Idle || in.Why != "turn failed: API Error: 400 scripted failure" || in.Source != "hook:claude" {
 		t.Errorf("after StopFailure: %s %s %q", in.State, in.Source, in.Why)
 	}
 }

@@ -59,7 +59,7 @@ func TestSocketAgainstRealEngine(t *testing.T) {
 	if err != nil || res.TimedOut || len(res.Agents) != 1 {
 		t.Fatalf("wait = %+v, %v", res, err)
 	}
-	if got := res.Agents[0]; got.State != StateFailed || got.ExitCode == nil || *got.ExitCode != 3 {
+	if got := res.Agents[0]; got.State != agentstate.Failed || got.ExitCode == nil || *got.ExitCode != 3 {
 		t.Fatalf("after wait: state %s exit %v, want failed with 3", got.State, got.ExitCode)
 	}
 	text, err := c.Capture(ctx, a.ID, false, 0)
@@ -101,7 +101,7 @@ func TestSocketAgainstRealEngine(t *testing.T) {
 	if err := c.Signal(ctx, cat.ID, "claude", agentstate.Signal{Event: "Notification", State: "waiting", Why: "permission: Bash"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := c.Agent(ctx, cat.ID); err != nil || got.State != StateWaiting || got.Source != "hook:claude" {
+	if got, err := c.Agent(ctx, cat.ID); err != nil || got.State != agentstate.Waiting || got.Source != "hook:claude" {
 		t.Fatalf("after a waiting hook signal: state %s source %q (%v), want waiting from hook:claude", got.State, got.Source, err)
 	}
 	if err := c.SetStatus(ctx, "build", "green", cat.ID, 0); err != nil {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // Sources of state evidence, strongest first. The process is the only
@@ -41,8 +43,8 @@ type evidence struct {
 	Kind          evidenceKind
 	Time          time.Time
 	Why           string
-	Source        string // hooks: "hook:claude"
-	HookState     State  // "", running, waiting, idle
+	Source        string           // hooks: "hook:claude"
+	HookState     agentstate.State // "", running, waiting, idle
 	SubagentDelta int
 	Code          int
 	Killed        bool
@@ -54,7 +56,7 @@ type evidence struct {
 
 // fusion is an agent's fused state plus the memory the rules need.
 type fusion struct {
-	State     State
+	State     agentstate.State
 	Why       string
 	Source    string
 	Since     time.Time
@@ -86,13 +88,13 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 	t := ev.Time
 	switch ev.Kind {
 	case evQueued:
-		f = setState(f, StatePending, ev.Why, SourceEngine, t)
+		f = setState(f, agentstate.Pending, ev.Why, SourceEngine, t)
 	case evStarting:
-		f = setState(f, StateStarting, "starting the process", SourceEngine, t)
+		f = setState(f, agentstate.Starting, "starting the process", SourceEngine, t)
 	case evStarted:
-		f = setState(f, StateRunning, "process started", SourceProcess, t)
+		f = setState(f, agentstate.Running, "process started", SourceProcess, t)
 	case evStartFailed:
-		f = setState(f, StateFailed, ev.Why, SourceProcess, t)
+		f = setState(f, agentstate.Failed, ev.Why, SourceProcess, t)
 	case evExited:
 		switch {
 		case ev.Killed:
@@ -100,11 +102,11 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 			if why == "" {
 				why = "closed"
 			}
-			f = setState(f, StateKilled, why, SourceProcess, t)
+			f = setState(f, agentstate.Killed, why, SourceProcess, t)
 		case ev.Code == 0:
-			f = setState(f, StateDone, "exited with code 0", SourceProcess, t)
+			f = setState(f, agentstate.Done, "exited with code 0", SourceProcess, t)
 		default:
-			f = setState(f, StateFailed, exitWhy(ev.Code), SourceProcess, t)
+			f = setState(f, agentstate.Failed, exitWhy(ev.Code), SourceProcess, t)
 		}
 	case evHook:
 		f = fuseHook(f, ev, t)
@@ -112,32 +114,32 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 		if !f.State.Alive() || hookFresh(f, t, cfg) {
 			return f
 		}
-		f = setState(f, StateWaiting, ev.Why, SourceTerminal, t)
+		f = setState(f, agentstate.Waiting, ev.Why, SourceTerminal, t)
 	case evInput:
-		if ev.Interrupt && f.State == StateRunning {
+		if ev.Interrupt && f.State == agentstate.Running {
 			f.InterruptAt = t
 		}
-		if f.State == StateWaiting && ev.Answer {
-			f = setState(f, StateRunning, "user answered", SourceInput, t)
+		if f.State == agentstate.Waiting && ev.Answer {
+			f = setState(f, agentstate.Running, "user answered", SourceInput, t)
 			f.Interrupted = false
 		}
 	case evActivity:
 		if !f.State.Alive() {
 			return f
 		}
-		if f.State == StateRunning {
+		if f.State == agentstate.Running {
 			if f.Source == SourceActivity {
 				f.Confirmed = t
 			}
 			return f
 		}
 		if yieldsToActivity(f, t, cfg) {
-			f = setState(f, StateRunning, "output activity", SourceActivity, t)
+			f = setState(f, agentstate.Running, "output activity", SourceActivity, t)
 			f.Interrupted = false
 		}
 	case evQuiet:
-		if f.State == StateRunning && yieldsToActivity(f, t, cfg) {
-			f = setState(f, StateIdle, fmt.Sprintf("no output for %s", cfg.IdleAfter), SourceActivity, t)
+		if f.State == agentstate.Running && yieldsToActivity(f, t, cfg) {
+			f = setState(f, agentstate.Idle, fmt.Sprintf("no output for %s", cfg.IdleAfter), SourceActivity, t)
 		}
 	}
 	return f
@@ -153,7 +155,7 @@ func fuseHook(f fusion, ev evidence, t time.Time) fusion {
 	if !st.Reported() {
 		return f // status only
 	}
-	if !f.State.Alive() && f.State != StateStarting {
+	if !f.State.Alive() && f.State != agentstate.Starting {
 		return f
 	}
 	src := ev.Source
@@ -162,10 +164,10 @@ func fuseHook(f fusion, ev evidence, t time.Time) fusion {
 	}
 	why := ev.Why
 	switch st {
-	case StateRunning:
+	case agentstate.Running:
 		f.InterruptAt = time.Time{}
 		f.Interrupted = false
-	case StateIdle:
+	case agentstate.Idle:
 		if !f.InterruptAt.IsZero() {
 			why = "interrupted by user"
 			f.Interrupted = true
@@ -200,7 +202,7 @@ func isHook(source string) bool {
 	return source == SourceHook || strings.HasPrefix(source, SourceHook+":")
 }
 
-func setState(f fusion, st State, why, source string, t time.Time) fusion {
+func setState(f fusion, st agentstate.State, why, source string, t time.Time) fusion {
 	if f.State != st {
 		f.Since = t
 	}

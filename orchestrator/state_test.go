@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 func TestFuseState(t *testing.T) {
@@ -11,66 +13,66 @@ func TestFuseState(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	started := evidence{Kind: evStarted, Time: at(0)}
 	hook := func(s int, state, why string) evidence {
-		return evidence{Kind: evHook, Time: at(s), HookState: State(state), Why: why, Source: "hook:claude"}
+		return evidence{Kind: evHook, Time: at(s), HookState: agentstate.State(state), Why: why, Source: "hook:claude"}
 	}
 	tests := []struct {
 		name   string
 		evs    []evidence
-		state  State
+		state  agentstate.State
 		source string
 		why    string // substring
 		check  func(t *testing.T, f fusion)
 	}{
-		{"process start means running", []evidence{started}, StateRunning, SourceProcess, "process started", nil},
-		{"exit 0 is done", []evidence{started, {Kind: evExited, Time: at(3)}}, StateDone, SourceProcess, "code 0", nil},
-		{"non-zero exit is failed", []evidence{started, {Kind: evExited, Time: at(3), Code: 2}}, StateFailed, SourceProcess, "exited with code 2", nil},
-		{"signal exit is described", []evidence{started, {Kind: evExited, Time: at(3), Code: 137}}, StateFailed, SourceProcess, "signal 9", nil},
-		{"a kill by the user is killed", []evidence{started, {Kind: evExited, Time: at(3), Code: 129, Killed: true, Why: "closed by the user"}}, StateKilled, SourceProcess, "closed by the user", nil},
-		{"start failure is failed with the error", []evidence{{Kind: evStartFailed, Time: at(0), Why: "command not found: x"}}, StateFailed, SourceProcess, "command not found: x", nil},
-		{"nothing revives a finished agent", []evidence{started, {Kind: evExited, Time: at(1)}, hook(2, "running", "x"), {Kind: evActivity, Time: at(3)}, {Kind: evTerminal, Time: at(4)}}, StateDone, SourceProcess, "code 0", nil},
-		{"hook sets waiting with its why", []evidence{started, hook(1, "waiting", "permission: Bash")}, StateWaiting, "hook:claude", "permission: Bash", nil},
-		{"hook idle", []evidence{started, hook(1, "idle", "turn complete")}, StateIdle, "hook:claude", "turn complete", nil},
-		{"bell means waiting", []evidence{started, {Kind: evTerminal, Time: at(1), Why: "terminal bell"}}, StateWaiting, SourceTerminal, "bell", nil},
-		{"a fresh hook outranks the bell", []evidence{started, hook(1, "idle", "done"), {Kind: evTerminal, Time: at(2), Why: "terminal bell"}}, StateIdle, "hook:claude", "done", nil},
-		{"a stale hook yields to the bell", []evidence{started, hook(1, "running", "tool"), {Kind: evTerminal, Time: at(100), Why: "terminal bell"}}, StateWaiting, SourceTerminal, "bell", nil},
-		{"a later hook overrides the bell", []evidence{started, {Kind: evTerminal, Time: at(1)}, hook(2, "running", "prompt submitted")}, StateRunning, "hook:claude", "prompt submitted", nil},
-		{"input answers a waiting agent", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2), Answer: true}}, StateRunning, SourceInput, "user answered", nil},
-		{"moving in a menu answers nothing", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2)}}, StateWaiting, "hook:claude", "permission", nil},
-		{"input to an idle agent changes nothing", []evidence{started, hook(1, "idle", "x"), {Kind: evInput, Time: at(2)}}, StateIdle, "hook:claude", "x", nil},
-		{"esc then Stop is labelled interrupted", []evidence{started, hook(1, "running", "tool"), {Kind: evInput, Time: at(2), Interrupt: true}, hook(3, "idle", "stop")}, StateIdle, "hook:claude", "interrupted by user",
+		{"process start means running", []evidence{started}, agentstate.Running, SourceProcess, "process started", nil},
+		{"exit 0 is done", []evidence{started, {Kind: evExited, Time: at(3)}}, agentstate.Done, SourceProcess, "code 0", nil},
+		{"non-zero exit is failed", []evidence{started, {Kind: evExited, Time: at(3), Code: 2}}, agentstate.Failed, SourceProcess, "exited with code 2", nil},
+		{"signal exit is described", []evidence{started, {Kind: evExited, Time: at(3), Code: 137}}, agentstate.Failed, SourceProcess, "signal 9", nil},
+		{"a kill by the user is killed", []evidence{started, {Kind: evExited, Time: at(3), Code: 129, Killed: true, Why: "closed by the user"}}, agentstate.Killed, SourceProcess, "closed by the user", nil},
+		{"start failure is failed with the error", []evidence{{Kind: evStartFailed, Time: at(0), Why: "command not found: x"}}, agentstate.Failed, SourceProcess, "command not found: x", nil},
+		{"nothing revives a finished agent", []evidence{started, {Kind: evExited, Time: at(1)}, hook(2, "running", "x"), {Kind: evActivity, Time: at(3)}, {Kind: evTerminal, Time: at(4)}}, agentstate.Done, SourceProcess, "code 0", nil},
+		{"hook sets waiting with its why", []evidence{started, hook(1, "waiting", "permission: Bash")}, agentstate.Waiting, "hook:claude", "permission: Bash", nil},
+		{"hook idle", []evidence{started, hook(1, "idle", "turn complete")}, agentstate.Idle, "hook:claude", "turn complete", nil},
+		{"bell means waiting", []evidence{started, {Kind: evTerminal, Time: at(1), Why: "terminal bell"}}, agentstate.Waiting, SourceTerminal, "bell", nil},
+		{"a fresh hook outranks the bell", []evidence{started, hook(1, "idle", "done"), {Kind: evTerminal, Time: at(2), Why: "terminal bell"}}, agentstate.Idle, "hook:claude", "done", nil},
+		{"a stale hook yields to the bell", []evidence{started, hook(1, "running", "tool"), {Kind: evTerminal, Time: at(100), Why: "terminal bell"}}, agentstate.Waiting, SourceTerminal, "bell", nil},
+		{"a later hook overrides the bell", []evidence{started, {Kind: evTerminal, Time: at(1)}, hook(2, "running", "prompt submitted")}, agentstate.Running, "hook:claude", "prompt submitted", nil},
+		{"input answers a waiting agent", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2), Answer: true}}, agentstate.Running, SourceInput, "user answered", nil},
+		{"moving in a menu answers nothing", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2)}}, agentstate.Waiting, "hook:claude", "permission", nil},
+		{"input to an idle agent changes nothing", []evidence{started, hook(1, "idle", "x"), {Kind: evInput, Time: at(2)}}, agentstate.Idle, "hook:claude", "x", nil},
+		{"esc then Stop is labelled interrupted", []evidence{started, hook(1, "running", "tool"), {Kind: evInput, Time: at(2), Interrupt: true}, hook(3, "idle", "stop")}, agentstate.Idle, "hook:claude", "interrupted by user",
 			func(t *testing.T, f fusion) {
 				if !f.Interrupted {
 					t.Error("not marked interrupted")
 				}
 			}},
-		{"an interrupt is forgotten once running again", []evidence{started, {Kind: evInput, Time: at(2), Interrupt: true}, hook(3, "running", "prompt"), hook(4, "idle", "stop")}, StateIdle, "hook:claude", "stop", nil},
-		{"activity wakes an activity-idle agent", []evidence{started, {Kind: evQuiet, Time: at(6)}, {Kind: evActivity, Time: at(7)}}, StateRunning, SourceActivity, "output", nil},
-		{"quiet makes a running agent idle", []evidence{started, {Kind: evQuiet, Time: at(6)}}, StateIdle, SourceActivity, "no output for 5s", nil},
-		{"activity does not override a fresh hook idle", []evidence{started, hook(1, "idle", "x"), {Kind: evActivity, Time: at(2)}}, StateIdle, "hook:claude", "x", nil},
-		{"activity does not override a fresh terminal wait", []evidence{started, {Kind: evTerminal, Time: at(1), Why: "terminal bell"}, {Kind: evActivity, Time: at(2)}}, StateWaiting, SourceTerminal, "bell", nil},
-		{"activity overrides a stale hook", []evidence{started, hook(1, "waiting", "x"), {Kind: evActivity, Time: at(62)}}, StateRunning, SourceActivity, "output", nil},
-		{"quiet does not idle a fresh hook running", []evidence{started, hook(1, "running", "Bash"), {Kind: evQuiet, Time: at(10)}}, StateRunning, "hook:claude", "Bash", nil},
-		{"quiet idles a stale hook running", []evidence{started, hook(1, "running", "Bash"), {Kind: evQuiet, Time: at(70)}}, StateIdle, SourceActivity, "no output", nil},
+		{"an interrupt is forgotten once running again", []evidence{started, {Kind: evInput, Time: at(2), Interrupt: true}, hook(3, "running", "prompt"), hook(4, "idle", "stop")}, agentstate.Idle, "hook:claude", "stop", nil},
+		{"activity wakes an activity-idle agent", []evidence{started, {Kind: evQuiet, Time: at(6)}, {Kind: evActivity, Time: at(7)}}, agentstate.Running, SourceActivity, "output", nil},
+		{"quiet makes a running agent idle", []evidence{started, {Kind: evQuiet, Time: at(6)}}, agentstate.Idle, SourceActivity, "no output for 5s", nil},
+		{"activity does not override a fresh hook idle", []evidence{started, hook(1, "idle", "x"), {Kind: evActivity, Time: at(2)}}, agentstate.Idle, "hook:claude", "x", nil},
+		{"activity does not override a fresh terminal wait", []evidence{started, {Kind: evTerminal, Time: at(1), Why: "terminal bell"}, {Kind: evActivity, Time: at(2)}}, agentstate.Waiting, SourceTerminal, "bell", nil},
+		{"activity overrides a stale hook", []evidence{started, hook(1, "waiting", "x"), {Kind: evActivity, Time: at(62)}}, agentstate.Running, SourceActivity, "output", nil},
+		{"quiet does not idle a fresh hook running", []evidence{started, hook(1, "running", "Bash"), {Kind: evQuiet, Time: at(10)}}, agentstate.Running, "hook:claude", "Bash", nil},
+		{"quiet idles a stale hook running", []evidence{started, hook(1, "running", "Bash"), {Kind: evQuiet, Time: at(70)}}, agentstate.Idle, SourceActivity, "no output", nil},
 		{"subagents are counted and never end the agent", []evidence{started, hook(1, "running", "x"),
 			{Kind: evHook, Time: at(2), SubagentDelta: 1, HookState: "running"}, {Kind: evHook, Time: at(3), SubagentDelta: 1},
-			{Kind: evHook, Time: at(4), SubagentDelta: -1, HookState: "idle"}}, StateRunning, SourceHook, "",
+			{Kind: evHook, Time: at(4), SubagentDelta: -1, HookState: "idle"}}, agentstate.Running, SourceHook, "",
 			func(t *testing.T, f fusion) {
 				if f.Subagents != 1 {
 					t.Errorf("subagents = %d, want 1", f.Subagents)
 				}
 			}},
-		{"subagent count never goes negative", []evidence{started, {Kind: evHook, Time: at(1), SubagentDelta: -1}}, StateRunning, SourceProcess, "",
+		{"subagent count never goes negative", []evidence{started, {Kind: evHook, Time: at(1), SubagentDelta: -1}}, agentstate.Running, SourceProcess, "",
 			func(t *testing.T, f fusion) {
 				if f.Subagents != 0 {
 					t.Errorf("subagents = %d", f.Subagents)
 				}
 			}},
-		{"a status-only hook changes nothing", []evidence{started, {Kind: evHook, Time: at(1), Source: "hook:claude"}}, StateRunning, SourceProcess, "process started", nil},
-		{"a hook cannot finish an agent", []evidence{started, hook(1, "done", "x")}, StateRunning, SourceProcess, "", nil},
+		{"a status-only hook changes nothing", []evidence{started, {Kind: evHook, Time: at(1), Source: "hook:claude"}}, agentstate.Running, SourceProcess, "process started", nil},
+		{"a hook cannot finish an agent", []evidence{started, hook(1, "done", "x")}, agentstate.Running, SourceProcess, "", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := fusion{State: StatePending, Source: SourceEngine, Since: t0, Confirmed: t0}
+			f := fusion{State: agentstate.Pending, Source: SourceEngine, Since: t0, Confirmed: t0}
 			for _, ev := range tc.evs {
 				f = fuseState(f, ev, cfg)
 			}
@@ -86,7 +88,7 @@ func TestFuseState(t *testing.T) {
 
 func TestFuseStateSinceAndConfirmed(t *testing.T) {
 	cfg := fusionConfig{StaleAfter: time.Minute, IdleAfter: time.Second}
-	f := fusion{State: StatePending}
+	f := fusion{State: agentstate.Pending}
 	f = fuseState(f, evidence{Kind: evStarted, Time: t0}, cfg)
 	f = fuseState(f, evidence{Kind: evHook, Time: t0.Add(time.Second), HookState: "running", Source: "hook:x"}, cfg)
 	f = fuseState(f, evidence{Kind: evHook, Time: t0.Add(2 * time.Second), HookState: "running", Source: "hook:x"}, cfg)

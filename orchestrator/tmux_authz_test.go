@@ -3,6 +3,8 @@ package orchestrator
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // A pane's tmux commands carry its own authority: it may make panes (its
@@ -36,7 +38,7 @@ func TestTmuxCallsActWithTheCallersRights(t *testing.T) {
 		t.Fatalf("list-panes hides the caller's own pane:\n%s", list)
 	}
 	s.ok(me.ID, "kill-pane", "-t", mine)
-	if in, _ := s.e.Agent(other.ID); in.State != StateRunning {
+	if in, _ := s.e.Agent(other.ID); in.State != agentstate.Running {
 		t.Fatalf("the other agent was touched: %+v", in)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 var idWordRe = regexp.MustCompile(`^[%@][0-9]+$`)
@@ -88,7 +90,7 @@ func TestTmuxClaudeCurrentProtocol(t *testing.T) {
 			}
 			s.waitScreen(a, "teammate "+name+" in "+project+" pane "+id+" teams=1")
 			in, _ := s.e.Agent(a)
-			if in.State != StateRunning || syscall.Kill(in.PID, 0) != nil {
+			if in.State != agentstate.Running || syscall.Kill(in.PID, 0) != nil {
 				t.Fatalf("respawned %s is not running: %+v", id, in)
 			}
 			if in.Title != name {

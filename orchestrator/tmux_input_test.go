@@ -14,16 +14,16 @@ import (
 func TestTmuxSendKeysIsNotTheUsersAndActiveFollowsFocus(t *testing.T) {
 	s := startShimSession(t, nil, nil)
 	in := spawn(t, s.e, "cat")
-	waitAgent(t, s.e, in.ID, "running", func(i control.AgentInfo) bool { return i.State == StateRunning })
+	waitAgent(t, s.e, in.ID, "running", func(i control.AgentInfo) bool { return i.State == agentstate.Running })
 	if err := s.e.Signal(in.ID, agentstate.Signal{Event: "PermissionRequest", State: "waiting", Why: "permission: Bash: ls"}, "claude"); err != nil {
 		t.Fatal(err)
 	}
-	waitAgent(t, s.e, in.ID, "waiting", func(i control.AgentInfo) bool { return i.State == StateWaiting })
+	waitAgent(t, s.e, in.ID, "waiting", func(i control.AgentInfo) bool { return i.State == agentstate.Waiting })
 	pane := paneID(in.ID)
 	s.ok("main", "send-keys", "-t", pane, "-H", "68", "69")
 	s.ok("main", "send-keys", "-t", pane, "there", "Enter")
 	s.waitScreen(in.ID, "hithere")
-	if got, _ := s.e.Agent(in.ID); got.State != StateWaiting {
+	if got, _ := s.e.Agent(in.ID); got.State != agentstate.Waiting {
 		t.Fatalf("send-keys counted as the user's answer: %+v", got)
 	}
 	active := func() string {

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -84,7 +85,7 @@ func TestTmuxOpenCodeSubagentProtocol(t *testing.T) {
 	s.ok("main", "respawn-pane", "-k", "-e", "ATTACH=yes", "-t", id, `/bin/sh -c "echo attached=$ATTACH pw=$OPENCODE_SERVER_PASSWORD token-forged=$([ \"$AGENTGRID_TOKEN\" = forged ] && echo yes || echo no); exec sleep 600"`)
 	s.waitScreen(a, "attached=yes pw=pw token-forged=no")
 	in, _ := s.e.Agent(a)
-	if in.State != StateRunning || syscall.Kill(in.PID, 0) != nil {
+	if in.State != agentstate.Running || syscall.Kill(in.PID, 0) != nil {
 		t.Fatalf("the activated pane is not running: %+v", in)
 	}
 	// Replace: C-c, then the placeholder again in the same pane.
@@ -92,7 +93,7 @@ func TestTmuxOpenCodeSubagentProtocol(t *testing.T) {
 	s.ok("main", "respawn-pane", "-k", "-t", id, placeholder)
 	s.ok("main", "select-pane", "-t", id, "-T", "omo-subagent-plan")
 	s.waitScreen(a, "subagent pane ready")
-	if in, _ := s.e.Agent(a); in.State != StateRunning || in.Title != "omo-subagent-plan" {
+	if in, _ := s.e.Agent(a); in.State != agentstate.Running || in.Title != "omo-subagent-plan" {
 		t.Fatalf("after replace: %+v", in)
 	}
 	// Close: C-c, kill-pane; closing again is "can't find pane".
@@ -163,17 +164,17 @@ func TestTmuxJoinPaneHidesAndShows(t *testing.T) {
 	}
 	id := strings.TrimSpace(s.ok("main", "split-window", "-d", "-P", "-F", "#{pane_id}", "echo parked; exec sleep 600"))
 	a := s.agentOfPane(id)
-	waitAgent(t, s.e, a, "placed in the grid", func(in control.AgentInfo) bool { return in.Visible && in.State == StateRunning })
+	waitAgent(t, s.e, a, "placed in the grid", func(in control.AgentInfo) bool { return in.Visible && in.State == agentstate.Running })
 	s.ok("main", "join-pane", "-d", "-s", id, "-t", "claude-hidden:")
 	in, _ := s.e.Agent(a)
-	if in.Visible || in.QueuePos != 0 || in.State != StateRunning {
+	if in.Visible || in.QueuePos != 0 || in.State != agentstate.Running {
 		t.Fatalf("after join-pane into the hidden session: %+v", in)
 	}
 	if got := s.ok("main", "list-panes", "-t", "claude-hidden:", "-F", "#{pane_id}"); got != id+"\n" {
 		t.Fatalf("the hidden session's panes = %q", got)
 	}
 	s.ok("main", "join-pane", "-d", "-s", id, "-t", "%0")
-	waitAgent(t, s.e, a, "back in the grid", func(in control.AgentInfo) bool { return in.Visible && in.State == StateRunning })
+	waitAgent(t, s.e, a, "back in the grid", func(in control.AgentInfo) bool { return in.Visible && in.State == agentstate.Running })
 	s.waitScreen(a, "parked")
 	s.focusStays("join-pane")
 }

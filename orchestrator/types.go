@@ -10,21 +10,6 @@ import (
 	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
-// State is an agent's lifecycle state; the vocabulary is agentstate's.
-type State = agentstate.State
-
-// The engine's short names for agentstate's states.
-const (
-	StatePending  = agentstate.Pending
-	StateStarting = agentstate.Starting
-	StateRunning  = agentstate.Running
-	StateWaiting  = agentstate.Waiting
-	StateIdle     = agentstate.Idle
-	StateDone     = agentstate.Done
-	StateFailed   = agentstate.Failed
-	StateKilled   = agentstate.Killed
-)
-
 // Options configure an Engine.
 type Options struct {
 	// Session is the session's name.

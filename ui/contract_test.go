@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
@@ -110,8 +110,8 @@ func TestEveryCommandTheModelsReturnIsSupported(t *testing.T) {
 	}
 	// An agent starts waiting: the bell (and OSC 9) go out raw.
 	eng.mu.Lock()
-	eng.snap.Panes[1].Agent.State = orchestrator.StateWaiting
-	eng.snap.Agents[1].State = orchestrator.StateWaiting
+	eng.snap.Panes[1].Agent.State = agentstate.Waiting
+	eng.snap.Agents[1].State = agentstate.Waiting
 	eng.snap.WaitSeq++
 	eng.snap.LastWaiting = "a2"
 	eng.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
@@ -26,7 +27,7 @@ func TestEngineCallsDoNotBlockUpdate(t *testing.T) {
 		{name: "layout", keys: []string{"ctrl+b", "space"}, call: "layout"},
 		{
 			name:  "close a finished agent",
-			setup: func(s *orchestrator.Snapshot) { s.Panes[1].Agent.State = orchestrator.StateDone; s.Focus = "a2" },
+			setup: func(s *orchestrator.Snapshot) { s.Panes[1].Agent.State = agentstate.Done; s.Focus = "a2" },
 			keys:  []string{"ctrl+b", "x"}, call: "close a2",
 		},
 		{

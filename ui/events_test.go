@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
@@ -70,7 +71,7 @@ func TestLabelTimerOnlyWhileLabelsMove(t *testing.T) {
 	armed = nil
 	fin := testSnapshot()
 	for _, p := range append([]*orchestrator.PaneView{fin.Main}, &fin.Panes[0], &fin.Panes[1]) {
-		p.Agent.State = orchestrator.StateDone
+		p.Agent.State = agentstate.Done
 	}
 	eng2 := newFakeEngine(fin, testClock)
 	m2 := newModel(eng2, testConfig(), testStyles(), testClock)
@@ -175,8 +176,8 @@ func TestIdleSessionArmsNoSecondTimer(t *testing.T) {
 	now := testNow.Add(3 * time.Second) // 12:00:03
 	clock := func() time.Time { return now }
 	snap := testSnapshot()
-	snap.Main.Agent.State = orchestrator.StateIdle
-	snap.Panes[0].Agent.State = orchestrator.StateWaiting
+	snap.Main.Agent.State = agentstate.Idle
+	snap.Panes[0].Agent.State = agentstate.Waiting
 	// Idle since 12:00:00.5, 12:00:01.2 and 12:00:02.9: their minutes tick
 	// over at 12:01:00.5, 12:01:01.2 and 12:01:02.9, all before 12:01:10.
 	snap.Main.Agent.Since = testNow.Add(500 * time.Millisecond)

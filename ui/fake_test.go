@@ -136,7 +136,7 @@ var testNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 func testClock() time.Time { return testNow }
 
 // paneAt builds a pane view with a real terminal sized to the box content.
-func testPane(id string, number int, state orchestrator.State, box layout.Rect, text string) orchestrator.PaneView {
+func testPane(id string, number int, state agentstate.State, box layout.Rect, text string) orchestrator.PaneView {
 	c := box.Inset(1)
 	t := vterm.New(c.W, c.H, vterm.WithScrollback(100))
 	_, _ = t.Write([]byte(strings.ReplaceAll(text, "\n", "\r\n")))
@@ -152,9 +152,9 @@ func testPane(id string, number int, state orchestrator.State, box layout.Rect, 
 // testSnapshot is an 80x24 session: main on the left, a1 and a2 stacked on
 // the right; main has focus.
 func testSnapshot() orchestrator.Snapshot {
-	main := testPane(control.MainID, 0, orchestrator.StateRunning, layout.Rect{X: 0, Y: 0, W: 40, H: 23}, "$ ")
-	a1 := testPane("a1", 1, orchestrator.StateRunning, layout.Rect{X: 40, Y: 0, W: 40, H: 11}, "building\n")
-	a2 := testPane("a2", 2, orchestrator.StateIdle, layout.Rect{X: 40, Y: 11, W: 40, H: 12}, "done?\n")
+	main := testPane(control.MainID, 0, agentstate.Running, layout.Rect{X: 0, Y: 0, W: 40, H: 23}, "$ ")
+	a1 := testPane("a1", 1, agentstate.Running, layout.Rect{X: 40, Y: 0, W: 40, H: 11}, "building\n")
+	a2 := testPane("a2", 2, agentstate.Idle, layout.Rect{X: 40, Y: 11, W: 40, H: 12}, "done?\n")
 	main.Focused = true
 	return orchestrator.Snapshot{
 		Cols: 80, Rows: 23, Layout: layout.MainVertical, Focus: control.MainID,

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -280,7 +280,7 @@ func TestFinishedPaneShowsExitStatus(t *testing.T) {
 	snap := testSnapshot()
 	code := 3
 	end := testNow
-	snap.Panes[0].Agent.State = orchestrator.StateFailed
+	snap.Panes[0].Agent.State = agentstate.Failed
 	snap.Panes[0].Agent.ExitCode = &code
 	snap.Panes[0].Agent.Ended = &end
 	m, _ := newTestModel(t, snap)
@@ -292,8 +292,8 @@ func TestFinishedPaneShowsExitStatus(t *testing.T) {
 func TestWaitingRingsBellOnce(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
 	eng.mu.Lock()
-	eng.snap.Panes[1].Agent.State = orchestrator.StateWaiting
-	eng.snap.Agents[1].State = orchestrator.StateWaiting
+	eng.snap.Panes[1].Agent.State = agentstate.Waiting
+	eng.snap.Agents[1].State = agentstate.Waiting
 	eng.snap.Agents[1].Why = "permission: run tests?"
 	eng.snap.WaitSeq++ // as the engine counts each start of a wait
 	eng.snap.LastWaiting = "a2"
@@ -366,8 +366,8 @@ func bells(raw string) int {
 func TestWaitingNotificationIsCappedAndClean(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
 	eng.mu.Lock()
-	eng.snap.Panes[1].Agent.State = orchestrator.StateWaiting
-	eng.snap.Agents[1].State = orchestrator.StateWaiting
+	eng.snap.Panes[1].Agent.State = agentstate.Waiting
+	eng.snap.Agents[1].State = agentstate.Waiting
 	eng.snap.Agents[1].Title = "a2\u202e\u200btitle"
 	eng.snap.Agents[1].Why = strings.Repeat("why ", 2000)
 	eng.snap.WaitSeq++

@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
 func teaWindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
@@ -329,7 +329,7 @@ func TestDirectAltArrows(t *testing.T) {
 
 func TestCloseFinishedAgentDoesNotAsk(t *testing.T) {
 	snap := testSnapshot()
-	snap.Panes[1].Agent.State = orchestrator.StateDone
+	snap.Panes[1].Agent.State = agentstate.Done
 	snap.Focus = "a2"
 	m, eng := newTestModel(t, snap)
 	press(t, m, "ctrl+b", "x")

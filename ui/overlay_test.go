@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
@@ -17,7 +18,7 @@ import (
 // half a character; everything else of the pane shows around the box.
 func TestOverlayOverWideCharacters(t *testing.T) {
 	wide := strings.Repeat("日本語", 8) // the 48 columns of the pane
-	main := testPane(control.MainID, 0, orchestrator.StateIdle, layout.Rect{W: 50, H: 8}, strings.TrimSuffix(strings.Repeat(wide+"\n", 5), "\n"))
+	main := testPane(control.MainID, 0, agentstate.Idle, layout.Rect{W: 50, H: 8}, strings.TrimSuffix(strings.Repeat(wide+"\n", 5), "\n"))
 	main.Focused = true
 	snap := orchestrator.Snapshot{Cols: 50, Rows: 8, Layout: layout.MainVertical, Focus: control.MainID, Main: &main}
 	snap.Counts.Idle = 1

@@ -1,10 +1,12 @@
 package ui
 
 import (
-	"github.com/charmbracelet/colorprofile"
 	"strconv"
 	"testing"
 
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
@@ -18,11 +20,11 @@ func idleSession16(t *testing.T) *Model {
 	t.Helper()
 	const w, h = 240, 70
 	plan := layout.Compute(layout.Rect{W: w, H: h - 1}, 16, layout.Options{Name: layout.Tiled, HasMain: true, Zoom: -1})
-	main := testPane(control.MainID, 0, orchestrator.StateIdle, plan.Main, "bench$ ")
+	main := testPane(control.MainID, 0, agentstate.Idle, plan.Main, "bench$ ")
 	main.Focused = true
 	snap := orchestrator.Snapshot{Cols: w, Rows: h - 1, Layout: layout.Tiled, Focus: control.MainID, Main: &main}
 	for i, box := range plan.Slots {
-		p := testPane("a"+strconv.Itoa(i+1), i+1, orchestrator.StateIdle, box, "bench$ ")
+		p := testPane("a"+strconv.Itoa(i+1), i+1, agentstate.Idle, box, "bench$ ")
 		snap.Panes = append(snap.Panes, p)
 		snap.Agents = append(snap.Agents, p.Agent)
 	}

@@ -50,15 +50,15 @@ func (b *cliBackend) add(title string, code int) string {
 	started := now.Add(-90 * time.Second)
 	a := control.AgentInfo{
 		ID: fmt.Sprintf("a%d", len(b.agents)+1), Title: title, Argv: []string{"sh"},
-		State: orchestrator.StateRunning, Why: "process started", Source: "process",
+		State: agentstate.Running, Why: "process started", Source: "process",
 		Since: started, Confirmed: now, Created: started, Started: &started, Number: len(b.agents) + 1, Visible: true,
 	}
 	if code >= 0 {
 		a.ExitCode = &code
 		a.Ended = &now
-		a.State, a.Why = orchestrator.StateDone, "exited with code 0"
+		a.State, a.Why = agentstate.Done, "exited with code 0"
 		if code != 0 {
-			a.State, a.Why = orchestrator.StateFailed, fmt.Sprintf("exited with code %d", code)
+			a.State, a.Why = agentstate.Failed, fmt.Sprintf("exited with code %d", code)
 		}
 	}
 	b.agents = append(b.agents, a)
@@ -161,7 +161,7 @@ func (b *cliBackend) Explain(id string) (control.Explanation, error) {
 	return control.Explanation{
 		Agent: a,
 		History: []control.Transition{
-			{Time: a.Created, From: orchestrator.StatePending, To: orchestrator.StateRunning, Source: "process", Why: "process started"},
+			{Time: a.Created, From: agentstate.Pending, To: agentstate.Running, Source: "process", Why: "process started"},
 		},
 		Evidence: []control.Evidence{{Source: "hook:claude", Says: "waiting: permission for Bash", Time: a.Confirmed}},
 	}, nil
@@ -391,11 +391,11 @@ func TestWaitStatus(t *testing.T) {
 		want   int
 	}{
 		{nil, 0},
-		{[]control.AgentInfo{{State: orchestrator.StateDone, ExitCode: code(0)}}, 0},
-		{[]control.AgentInfo{{State: orchestrator.StateFailed}}, 1},                        // could not start
-		{[]control.AgentInfo{{State: orchestrator.StateKilled}}, 1},                        // closed, no code
-		{[]control.AgentInfo{{State: orchestrator.StateKilled, ExitCode: code(143)}}, 143}, // SIGTERM
-		{[]control.AgentInfo{{State: orchestrator.StateFailed, ExitCode: code(-1)}}, 1},
+		{[]control.AgentInfo{{State: agentstate.Done, ExitCode: code(0)}}, 0},
+		{[]control.AgentInfo{{State: agentstate.Failed}}, 1},                        // could not start
+		{[]control.AgentInfo{{State: agentstate.Killed}}, 1},                        // closed, no code
+		{[]control.AgentInfo{{State: agentstate.Killed, ExitCode: code(143)}}, 143}, // SIGTERM
+		{[]control.AgentInfo{{State: agentstate.Failed, ExitCode: code(-1)}}, 1},
 		{[]control.AgentInfo{{ExitCode: code(0)}, {ExitCode: code(2)}, {ExitCode: code(3)}}, 2},
 	}
 	for i, tt := range tests {
