@@ -15,7 +15,7 @@ import (
 // The module root's package main is listed as "main".
 var allowedImports = map[string][]string{
 	"main":                       {"internal/cli"},
-	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "internal/tmuxshim", "layout", "orchestrator", "panes", "panes/vterm", "themes", "ui"},
+	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "internal/tmuxshim", "internal/watchdog", "layout", "orchestrator", "panes", "panes/vterm", "themes", "ui"},
 	"internal/agentstate":        {},
 	"internal/oneline":           {},
 	"internal/agentcli":          {"internal/agentstate"},
@@ -27,6 +27,7 @@ var allowedImports = map[string][]string{
 	"internal/control":           {"hooks", "internal/agentstate", "internal/oneline"},
 	"internal/mcpserver":         {"internal/agentstate", "internal/control"},
 	"internal/tmuxshim":          {"internal/control"},
+	"internal/watchdog":          {},
 	"config":                     {"internal/agentcli", "internal/agentcli/registry", "layout"},
 	"layout":                     {},
 	"themes":                     {"internal/agentstate"},

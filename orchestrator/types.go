@@ -34,8 +34,8 @@ type Options struct {
 	// UI's frames. Nil answers it with an error.
 	Screen control.ScreenSource
 	// Watchdog learns every agent's process group so that it can end them
-	// if the session dies without shutting down (see watchdog.go); nil for
-	// none.
+	// if the session dies without shutting down (internal/watchdog); nil
+	// for none.
 	Watchdog GroupWatcher
 	// TermColors are the colours every pane reports to a program that
 	// asks for the terminal's foreground and background (OSC 10/11): the
@@ -48,6 +48,14 @@ type Options struct {
 	// child's PATH, with TMUX naming this session and TMUX_PANE each pane's
 	// %N, so tmux commands the agents run create agentgrid panes (tmux.go).
 	TmuxShim string
+}
+
+// GroupWatcher is told about every process group the engine starts and
+// every group whose leader has exited; the session's watchdog process
+// (internal/watchdog) implements it.
+type GroupWatcher interface {
+	Watch(pgid int)
+	Exited(pgid int)
 }
 
 // PaneView is one pane for the UI to draw.

@@ -4,7 +4,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/internal/watchdog"
 	"github.com/spf13/cobra"
 )
 
@@ -12,12 +12,12 @@ import (
 // session starts to end its agents if it dies without shutting down.
 func addWatchdogCommand(root *cobra.Command) {
 	root.AddCommand(&cobra.Command{
-		Use:    orchestrator.WatchdogCommand,
+		Use:    watchdog.Command,
 		Short:  "Ends a session's agents when the session dies (started by agentgrid itself)",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			orchestrator.RunWatchdog(os.Stdin)
+			watchdog.Run(os.Stdin)
 			return nil
 		},
 	})
@@ -25,11 +25,11 @@ func addWatchdogCommand(root *cobra.Command) {
 
 // startWatchdog starts the session's watchdog; without one (the binary cannot
 // be found or started) the session still runs, and says so in its log.
-func startWatchdog() *orchestrator.Watchdog {
+func startWatchdog() *watchdog.Process {
 	exe, err := os.Executable()
 	if err == nil {
-		var wd *orchestrator.Watchdog
-		if wd, err = orchestrator.StartWatchdog(exe, slog.Default()); err == nil {
+		var wd *watchdog.Process
+		if wd, err = watchdog.Start(exe, slog.Default()); err == nil {
 			return wd
 		}
 	}

@@ -1,24 +1,7 @@
-package orchestrator
-
-import (
-	"bufio"
-	"errors"
-	"fmt"
-	"io"
-	"log/slog"
-	"os"
-	"os/exec"
-	"os/signal"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
-	"time"
-)
-
-// The watchdog makes the session's death, by any cause, end every agent.
+// Package watchdog makes the session's death, by any cause, end every agent:
+// it ends every agent's process group when the session dies.
 //
-// An orderly end (quit, SIGHUP, SIGTERM, a panic) runs Engine.Shutdown: HUP,
+// An orderly end (quit, SIGHUP, SIGTERM, a panic) runs the engine's Shutdown: HUP,
 // TERM, then KILL to each agent's process group. A SIGKILLed or crashed
 // agentgrid runs nothing, and agents that ignore SIGHUP would live on,
 // reparented to init. So at start the session re-executes its own binary as
@@ -36,19 +19,29 @@ import (
 // it down first; it never outlives the pipe. A group whose leader has exited
 // is polled until it is empty and then forgotten, so that a long session
 // never kills a later, unrelated owner of a reused process group id.
+package watchdog
 
-// WatchdogCommand is the hidden subcommand that runs RunWatchdog.
-const WatchdogCommand = "__watchdog"
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
 
-// GroupWatcher is told about every process group the engine starts and
-// whose leader has exited; *Watchdog implements it.
-type GroupWatcher interface {
-	Watch(pgid int)
-	Exited(pgid int)
-}
+// Command is the hidden subcommand that runs Run.
+const Command = "__watchdog"
 
-// Watchdog is the session's end of the watchdog process.
-type Watchdog struct {
+// Process is the session's end of the watchdog process.
+type Process struct {
 	cmd    *exec.Cmd
 	w      *os.File
 	log    *slog.Logger
@@ -60,8 +53,8 @@ type Watchdog struct {
 // never wait on it.
 const watchdogWrite = 200 * time.Millisecond
 
-// StartWatchdog starts `exe __watchdog` with a pipe on its stdin.
-func StartWatchdog(exe string, log *slog.Logger) (*Watchdog, error) {
+// Start starts `exe __watchdog` with a pipe on its stdin.
+func Start(exe string, log *slog.Logger) (*Process, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -69,7 +62,7 @@ func StartWatchdog(exe string, log *slog.Logger) (*Watchdog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start the watchdog: %w", err)
 	}
-	cmd := exec.Command(exe, WatchdogCommand)
+	cmd := exec.Command(exe, Command)
 	cmd.Stdin, cmd.Dir = r, "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -79,20 +72,20 @@ func StartWatchdog(exe string, log *slog.Logger) (*Watchdog, error) {
 	}
 	_ = r.Close()
 	go func() { _ = cmd.Wait() }() // reap it whenever it ends
-	return &Watchdog{cmd: cmd, w: w, log: log}, nil
+	return &Process{cmd: cmd, w: w, log: log}, nil
 }
 
 // Pid is the watchdog's process id.
-func (d *Watchdog) Pid() int { return d.cmd.Process.Pid }
+func (d *Process) Pid() int { return d.cmd.Process.Pid }
 
 // Watch records an agent's process group.
-func (d *Watchdog) Watch(pgid int) { d.send('+', pgid) }
+func (d *Process) Watch(pgid int) { d.send('+', pgid) }
 
 // Exited tells the watchdog that the group's leader has exited: it forgets
 // the group once the group is empty.
-func (d *Watchdog) Exited(pgid int) { d.send('-', pgid) }
+func (d *Process) Exited(pgid int) { d.send('-', pgid) }
 
-func (d *Watchdog) send(op byte, pgid int) {
+func (d *Process) send(op byte, pgid int) {
 	if pgid <= 1 {
 		return
 	}
@@ -109,8 +102,8 @@ func (d *Watchdog) send(op byte, pgid int) {
 }
 
 // Close hangs up: the watchdog kills whatever is left of the recorded
-// groups and exits. Call it after Engine.Shutdown.
-func (d *Watchdog) Close() error {
+// groups and exits. Call it after the engine's Shutdown.
+func (d *Process) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.broken = true
@@ -120,9 +113,9 @@ func (d *Watchdog) Close() error {
 // drainPoll is how often the watchdog checks groups whose leader exited.
 const drainPoll = time.Second
 
-// RunWatchdog is the watchdog process: it reads "+PGID" and "-PGID" lines
+// Run is the watchdog process: it reads "+PGID" and "-PGID" lines
 // from r until EOF, then kills every recorded group.
-func RunWatchdog(r io.Reader) {
+func Run(r io.Reader) {
 	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
 	groups := map[int]bool{} // pgid -> its leader has exited
 	lines := make(chan string)

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package orchestrator
+package watchdog
 
 // killSessions cannot list processes by session here; killing the groups
 // is all the watchdog does.
