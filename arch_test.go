@@ -15,7 +15,7 @@ import (
 // The module root's package main is listed as "main".
 var allowedImports = map[string][]string{
 	"main":                       {"internal/cli"},
-	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "internal/tmuxshim", "internal/watchdog", "layout", "orchestrator", "panes", "panes/vterm", "themes", "ui"},
+	"internal/cli":               {"config", "demo", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/mcpserver", "internal/oneline", "internal/statedir", "internal/tmuxshim", "internal/watchdog", "layout", "orchestrator", "panes", "panes/vterm", "themes", "ui"},
 	"internal/agentstate":        {},
 	"internal/oneline":           {},
 	"internal/agentcli":          {"internal/agentstate"},
@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 	"internal/agentcli/registry": {"internal/agentcli", "internal/agentcli/claude", "internal/agentcli/codex", "internal/agentcli/gemini", "internal/agentcli/opencode", "internal/agentstate", "internal/oneline"},
 	"internal/control":           {"hooks", "internal/agentstate", "internal/oneline"},
 	"internal/mcpserver":         {"internal/agentstate", "internal/control"},
+	"internal/statedir":          {"internal/control"},
 	"internal/tmuxshim":          {"internal/control"},
 	"internal/watchdog":          {},
 	"config":                     {"internal/agentcli", "internal/agentcli/registry", "layout"},

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/statedir"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes"
@@ -166,7 +167,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if stateBase == "" {
 		return exitError{1, "cannot find the state directory: neither XDG_STATE_HOME nor HOME is set; set XDG_STATE_HOME"}
 	}
-	state, err := orchestrator.ClaimStateDir(stateBase, session)
+	state, err := statedir.Claim(stateBase, session)
 	if err != nil {
 		return exitError{1, err.Error()}
 	}
@@ -178,7 +179,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	}
 	defer closeLog()
 	slog.SetDefault(logger)
-	removed, err := orchestrator.CleanStateDirs(stateBase, session, cfg.Agents.KeepState.Duration, time.Now())
+	removed, err := statedir.Clean(stateBase, session, cfg.Agents.KeepState.Duration, time.Now())
 	for _, dir := range removed {
 		logger.Info("removed the state folder of a session that ended long ago", "dir", dir, "keep_state", cfg.Agents.KeepState.Duration)
 	}

@@ -1,4 +1,4 @@
-package orchestrator
+package statedir
 
 import (
 	"os"
@@ -31,9 +31,9 @@ func TestCleanStateDirsKeepsTheTrustStore(t *testing.T) {
 	}
 	old := time.Now().Add(-365 * 24 * time.Hour)
 	_ = filepath.Walk(config.TrustDir(), func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, old, old) })
-	removed, err := CleanStateDirs(base, "self", time.Hour, time.Now())
+	removed, err := Clean(base, "self", time.Hour, time.Now())
 	if err != nil || len(removed) > 0 {
-		t.Errorf("CleanStateDirs removed %v (%v)", removed, err)
+		t.Errorf("Clean removed %v (%v)", removed, err)
 	}
 	if files, err := config.TrustedFiles(); err != nil || len(files) != 1 {
 		t.Errorf("trusted files after the clean-up: %v %v", files, err)

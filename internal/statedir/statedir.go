@@ -1,4 +1,8 @@
-package orchestrator
+// Package statedir manages the sessions' state folders under agentgrid's
+// state directory (<state dir>/<session>: agent logs, generated files):
+// a session claims its folder with a lock held while it runs, and removes
+// the folders of sessions that ended long ago.
+package statedir
 
 import (
 	"errors"
@@ -18,39 +22,39 @@ import (
 // is in use whatever its socket directory.
 const stateLockName = ".lock"
 
-// StateDir is a session's state folder (agent logs, generated files),
+// Dir is a session's state folder (agent logs, generated files),
 // held by this process until Release.
-type StateDir struct {
+type Dir struct {
 	Path string
 	lock *os.File
 }
 
-// ClaimStateDir creates base/session (mode 0700) and locks it for this
+// Claim creates base/session (mode 0700) and locks it for this
 // process, so no other session uses or removes it while this one runs.
 // The name is checked first; a symlink in its place is refused.
-func ClaimStateDir(base, session string) (*StateDir, error) {
+func Claim(base, session string) (*Dir, error) {
 	if err := control.CheckSessionName(session); err != nil {
 		return nil, err
 	}
 	// A session starting elsewhere may be removing this very folder as an
 	// old one (it holds the lock while it does): if the folder went away
 	// under the lock just taken, create it again once.
-	d, err := claimStateDir(base, session)
+	d, err := claim(base, session)
 	if err == nil && !d.stillThere() {
 		d.Release()
-		d, err = claimStateDir(base, session)
+		d, err = claim(base, session)
 	}
 	return d, err
 }
 
 // stillThere reports whether the lock file held is still the one in the folder.
-func (d *StateDir) stillThere() bool {
+func (d *Dir) stillThere() bool {
 	held, err1 := d.lock.Stat()
 	now, err2 := os.Lstat(filepath.Join(d.Path, stateLockName))
 	return err1 == nil && err2 == nil && os.SameFile(held, now)
 }
 
-func claimStateDir(base, session string) (*StateDir, error) {
+func claim(base, session string) (*Dir, error) {
 	dir := filepath.Join(base, session)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create the state directory %s: %w", dir, err)
@@ -74,25 +78,25 @@ func claimStateDir(base, session string) (*StateDir, error) {
 		}
 		return nil, fmt.Errorf("lock the state directory %s: %w", dir, err)
 	}
-	return &StateDir{Path: dir, lock: f}, nil
+	return &Dir{Path: dir, lock: f}, nil
 }
 
 // Release lets other sessions use or remove the folder again.
-func (d *StateDir) Release() {
+func (d *Dir) Release() {
 	if d != nil && d.lock != nil {
 		_ = d.lock.Close()
 		d.lock = nil
 	}
 }
 
-// CleanStateDirs removes the state folders under base of sessions that
+// Clean removes the state folders under base of sessions that
 // ended more than keep ago: a folder is removed only when its name is a
 // session name other than self, it is a real directory (symlinks are never
 // followed, neither in base nor inside the folder), no running session
 // holds it (its lock is free and its control socket does not answer), and
 // nothing in it changed for keep. keep <= 0 removes nothing. It returns the
 // folders removed, and the first error of those it could not remove.
-func CleanStateDirs(base, self string, keep time.Duration, now time.Time) (removed []string, err error) {
+func Clean(base, self string, keep time.Duration, now time.Time) (removed []string, err error) {
 	if keep <= 0 {
 		return nil, nil
 	}

@@ -1,4 +1,4 @@
-package orchestrator
+package statedir
 
 import (
 	"net"
@@ -62,7 +62,7 @@ func TestCleanStateDirs(t *testing.T) {
 	fresh := makeStateDir(t, base, "fresh", now.Add(-time.Hour))
 	self := makeStateDir(t, base, "self", old)
 	// A session that is running and holds its folder's lock.
-	claimed, err := ClaimStateDir(base, "running-lock")
+	claimed, err := Claim(base, "running-lock")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestCleanStateDirs(t *testing.T) {
 	}
 	notSession := makeStateDir(t, base, "not a session", old)
 
-	removed, err := CleanStateDirs(base, "self", keep, now)
+	removed, err := Clean(base, "self", keep, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,25 +131,25 @@ func TestCleanStateDirs(t *testing.T) {
 	}
 	// keep 0 keeps everything.
 	makeStateDir(t, base, "old-again", old)
-	if removed, err := CleanStateDirs(base, "self", 0, now); err != nil || len(removed) > 0 {
+	if removed, err := Clean(base, "self", 0, now); err != nil || len(removed) > 0 {
 		t.Errorf("keep 0 removed %v, %v", removed, err)
 	}
 }
 
 func TestClaimStateDir(t *testing.T) {
 	base := t.TempDir()
-	d, err := ClaimStateDir(base, "s1")
+	d, err := Claim(base, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(d.Path); err != nil || fi.Mode().Perm() != 0o700 || d.Path != filepath.Join(base, "s1") {
 		t.Fatalf("state dir %s: %v %v", d.Path, fi, err)
 	}
-	if _, err := ClaimStateDir(base, "s1"); err == nil || !strings.Contains(err.Error(), "another agentgrid session named s1 is running") {
+	if _, err := Claim(base, "s1"); err == nil || !strings.Contains(err.Error(), "another agentgrid session named s1 is running") {
 		t.Errorf("second claim: %v", err)
 	}
 	d.Release()
-	d2, err := ClaimStateDir(base, "s1")
+	d2, err := Claim(base, "s1")
 	if err != nil {
 		t.Fatalf("claim after release: %v", err)
 	}
@@ -165,13 +165,13 @@ func TestClaimStateDir(t *testing.T) {
 		t.Errorf("a removed folder counts as there")
 	}
 	d2.Release()
-	if _, err := ClaimStateDir(base, "../x"); err == nil || exists(filepath.Join(filepath.Dir(base), "x")) {
+	if _, err := Claim(base, "../x"); err == nil || exists(filepath.Join(filepath.Dir(base), "x")) {
 		t.Errorf("claimed ../x: %v", err)
 	}
 	if err := os.Symlink(t.TempDir(), filepath.Join(base, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ClaimStateDir(base, "link"); err == nil || !strings.Contains(err.Error(), "not a directory") {
+	if _, err := Claim(base, "link"); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("claimed a symlinked state dir: %v", err)
 	}
 }
