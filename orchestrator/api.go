@@ -37,7 +37,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	}
 	id := fmt.Sprintf("a%d", s.seq+1)
 	token := newToken()
-	argv, kindEnv, err := resolveKind(e.cfg, req, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
+	argv, kindEnv, err := resolveKind(e.cfg, req, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
 		return control.AgentInfo{}, err
 	}
@@ -70,8 +70,8 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	if len(grants) > 0 {
 		e.log.Info("agent granted more than its own subtree", "agent", id, "kind", req.Kind, "grants", grantList(grants))
 	}
-	a.f = fusion{State: agentstate.Pending, Why: "waiting for a slot", Source: SourceEngine, Since: now, Confirmed: now}
-	a.history = []control.Transition{{Time: now, To: agentstate.Pending, Why: a.f.Why, Source: SourceEngine}}
+	a.f = fusion{State: agentstate.Pending, Why: "waiting for a slot", Source: sourceEngine, Since: now, Confirmed: now}
+	a.history = []control.Transition{{Time: now, To: agentstate.Pending, Why: a.f.Why, Source: sourceEngine}}
 	if e.opts.StateDir != "" {
 		a.logPath = filepath.Join(e.opts.StateDir, id+".log")
 	}
@@ -332,9 +332,9 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 		if err != nil {
 			return
 		}
-		src := SourceHook
+		src := sourceHook
 		if source != "" {
-			src = SourceHook + ":" + source
+			src = sourceHook + ":" + source
 		}
 		why := sig.Why
 		if why == "" && sig.Event != "" {
@@ -378,13 +378,13 @@ func (e *Engine) Explain(id string) (control.Explanation, error) {
 		ex.Agent = e.infoOf(a)
 		ex.History = slices.Clone(a.history)
 		if !a.f.LastHook.IsZero() {
-			ex.Evidence = append(ex.Evidence, control.Evidence{Source: SourceHook, Says: "last hook state", Time: a.f.LastHook})
+			ex.Evidence = append(ex.Evidence, control.Evidence{Source: sourceHook, Says: "last hook state", Time: a.f.LastHook})
 		}
 		if !a.f.InterruptAt.IsZero() {
-			ex.Evidence = append(ex.Evidence, control.Evidence{Source: SourceInput, Says: "user interrupted", Time: a.f.InterruptAt})
+			ex.Evidence = append(ex.Evidence, control.Evidence{Source: sourceInput, Says: "user interrupted", Time: a.f.InterruptAt})
 		}
 		if a.pane != nil {
-			ex.Evidence = append(ex.Evidence, control.Evidence{Source: SourceActivity, Says: "last output", Time: a.pane.LastOutput()})
+			ex.Evidence = append(ex.Evidence, control.Evidence{Source: sourceActivity, Says: "last output", Time: a.pane.LastOutput()})
 		}
 	}); derr != nil {
 		return control.Explanation{}, derr

@@ -51,7 +51,7 @@ func (r *ruleRig) output(i int, id, s string) {
 			r.t.Fatal(err)
 		}
 		for _, ev := range ex.Evidence {
-			if ev.Source == SourceActivity && ev.Time.Equal(now) {
+			if ev.Source == sourceActivity && ev.Time.Equal(now) {
 				return true
 			}
 		}
@@ -80,7 +80,7 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 			}
 			r.clock.Advance(time.Millisecond)
 			in := r.state(a.ID, agentstate.Idle, "idle")
-			if in.Source != SourceActivity || !in.Since.Equal(r.t0.Add(ruleIdle)) {
+			if in.Source != sourceActivity || !in.Since.Equal(r.t0.Add(ruleIdle)) {
 				r.t.Fatalf("idle = %+v", in)
 			}
 		}},
@@ -116,7 +116,7 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 			r.clock.Advance(ruleStale - 10*time.Second)
 			// The output that came while the hook was fresh counts now.
 			in := r.state(a.ID, agentstate.Running, "running once the hook is stale")
-			if in.Source != SourceActivity {
+			if in.Source != sourceActivity {
 				r.t.Fatalf("running = %+v", in)
 			}
 		}},
@@ -125,7 +125,7 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 			r.state(a.ID, agentstate.Running, "running")
 			r.proc(0).Output("continue?\a")
 			in := r.state(a.ID, agentstate.Waiting, "waiting on the bell")
-			if in.Source != SourceTerminal {
+			if in.Source != sourceTerminal {
 				r.t.Fatalf("bell = %+v", in)
 			}
 			// No output after the bell: it stays waiting however long.

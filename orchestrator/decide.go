@@ -9,12 +9,12 @@ import (
 	"github.com/agentgrid/agentgrid/layout"
 )
 
-// ActionKind is what the engine is asked to do with one agent's pane.
-type ActionKind int
+// actionKind is what the engine is asked to do with one agent's pane.
+type actionKind int
 
 const (
 	// ActPlace puts a queued agent into a slot.
-	ActPlace ActionKind = iota
+	ActPlace actionKind = iota
 	// ActClose reclaims a finished agent's slot; its process is long gone.
 	ActClose
 	// ActResize sets a pane's terminal (its PTY, or the screen of a
@@ -32,7 +32,7 @@ const (
 	ActStop
 )
 
-func (k ActionKind) String() string {
+func (k actionKind) String() string {
 	switch k {
 	case ActPlace:
 		return "place"
@@ -52,9 +52,9 @@ func (k ActionKind) String() string {
 	return "?"
 }
 
-// Action is one step of a Decision.
-type Action struct {
-	Kind  ActionKind
+// action is one step of a decision.
+type action struct {
+	Kind  actionKind
 	Agent string
 	Slot  int         // 0-based slot index (place, resize of an agent); -1 for the main view
 	Box   layout.Rect // outer box: the slot (place), the drawn box (resize)
@@ -63,7 +63,7 @@ type Action struct {
 	Reason     string
 }
 
-func (a Action) String() string {
+func (a action) String() string {
 	switch a.Kind {
 	case ActPlace:
 		return fmt.Sprintf("%s %s slot %d %dx%d", a.Kind, a.Agent, a.Slot, a.Box.W, a.Box.H)
@@ -73,12 +73,12 @@ func (a Action) String() string {
 	return fmt.Sprintf("%s %s (%s)", a.Kind, a.Agent, a.Reason)
 }
 
-// Decision is the output of decideSpawnActions: the whole plan of a pass.
-type Decision struct {
+// decision is the output of decideSpawnActions: the whole plan of a pass.
+type decision struct {
 	// Actions in the order the engine executes them: stops, moves off
 	// screen, reclaims, defers, then per slot places and resizes, the main
 	// view's resize, and last the starts and holds.
-	Actions []Action
+	Actions []action
 	// Visible is the slot order after the actions.
 	Visible []string
 	// Plan is the geometry after the actions, zoom applied: Plan.Main is
@@ -96,8 +96,8 @@ type Decision struct {
 	WakeAt time.Time
 }
 
-// SlotAgent is a visible agent as the decision sees it.
-type SlotAgent struct {
+// slotAgent is a visible agent as the decision sees it.
+type slotAgent struct {
 	ID       string
 	Seq      int // creation order: higher is newer
 	Finished bool
@@ -108,8 +108,8 @@ type SlotAgent struct {
 	Cols, Rows int
 }
 
-// QueuedAgent is an agent waiting for a slot.
-type QueuedAgent struct {
+// queuedAgent is an agent waiting for a slot.
+type queuedAgent struct {
 	ID  string
 	Seq int
 	// Finished is set for an agent that ended off screen: once placed its
@@ -119,29 +119,29 @@ type QueuedAgent struct {
 	Cols, Rows int
 }
 
-// PendingAgent is an agent whose process has not been started.
-type PendingAgent struct {
+// pendingAgent is an agent whose process has not been started.
+type pendingAgent struct {
 	ID   string
 	Kind string
 }
 
-// MainPane is the main view as the decision sees it.
-type MainPane struct {
+// mainPane is the main view as the decision sees it.
+type mainPane struct {
 	// Pending is set until its process was started.
 	Pending bool
 	// Cols and Rows are its terminal's size now.
 	Cols, Rows int
 }
 
-// Usage is how many agents hold a concurrency permit, in all and per kind.
-type Usage struct {
+// usage is how many agents hold a concurrency permit, in all and per kind.
+type usage struct {
 	All    int
 	ByKind map[string]int
 }
 
-// WindowState is the Query step's picture of the session: everything the
+// windowState is the Query step's picture of the session: everything the
 // decision depends on.
-type WindowState struct {
+type windowState struct {
 	Now time.Time
 	// Area is the space of the main view and the grid (the terminal minus
 	// the status line); Layout the layout's options (its Zoom is ignored:
@@ -149,13 +149,13 @@ type WindowState struct {
 	Area   layout.Rect
 	Layout layout.Options
 	// Main is the main view; nil when there is none.
-	Main    *MainPane
-	Visible []SlotAgent   // slot order
-	Queue   []QueuedAgent // FIFO order
+	Main    *mainPane
+	Visible []slotAgent   // slot order
+	Queue   []queuedAgent // FIFO order
 	// Pending are the agents not started yet, in creation order.
-	Pending []PendingAgent
+	Pending []pendingAgent
 	// Running is how many agents hold a permit of the concurrency limits.
-	Running Usage
+	Running usage
 	// Closes are the agents the user closed since the last pass.
 	Closes []string
 	// Show asks to bring this agent into view now, swapping out another
@@ -168,8 +168,8 @@ type WindowState struct {
 	Closing bool
 }
 
-// DecideConfig holds the rules' parameters.
-type DecideConfig struct {
+// decideConfig holds the rules' parameters.
+type decideConfig struct {
 	FinishedLinger time.Duration
 	// StartOffscreen starts queued agents before they have a slot.
 	StartOffscreen bool
@@ -190,8 +190,8 @@ type DecideConfig struct {
 // the queue; pending agents start in creation order (visible ones, and
 // queued ones with StartOffscreen) within the concurrency limits. The
 // layout is computed once.
-func decideSpawnActions(st WindowState, cfg DecideConfig) Decision {
-	var d Decision
+func decideSpawnActions(st windowState, cfg decideConfig) decision {
+	var d decision
 	geometry := cfg.Geometry
 	if geometry == nil {
 		geometry = layout.Compute
@@ -202,19 +202,19 @@ func decideSpawnActions(st WindowState, cfg DecideConfig) Decision {
 	for _, id := range st.Closes {
 		if !closed[id] {
 			closed[id] = true
-			d.Actions = append(d.Actions, Action{Kind: ActStop, Agent: id, Reason: "closed by the user"})
+			d.Actions = append(d.Actions, action{Kind: ActStop, Agent: id, Reason: "closed by the user"})
 		}
 	}
 	// A closed agent leaves its slot (the others move up) and the queue.
-	vis := slices.DeleteFunc(slices.Clone(st.Visible), func(a SlotAgent) bool { return closed[a.ID] })
-	queue := slices.DeleteFunc(slices.Clone(st.Queue), func(q QueuedAgent) bool { return closed[q.ID] })
+	vis := slices.DeleteFunc(slices.Clone(st.Visible), func(a slotAgent) bool { return closed[a.ID] })
+	queue := slices.DeleteFunc(slices.Clone(st.Queue), func(q queuedAgent) bool { return closed[q.ID] })
 
 	// Every agent that wants a slot gets one up to the capacity, so the
 	// final count is known before deciding who: one layout computation.
 	plan := geometry(st.Area, len(vis)+len(queue), lo)
 	capacity := max(plan.Capacity, 0)
 	g := gridDecision{d: &d, st: st, cfg: cfg, vis: vis, queue: queue, capacity: capacity,
-		placed: map[string]QueuedAgent{}, offscreen: map[string]bool{}}
+		placed: map[string]queuedAgent{}, offscreen: map[string]bool{}}
 	g.arrange()
 	if len(g.vis) != len(plan.Slots) {
 		plan = geometry(st.Area, len(g.vis), lo) // not expected; never draw a wrong plan

@@ -12,7 +12,7 @@ import (
 )
 
 // plan renders every action of a decision, sizes included.
-func plan(d Decision) string {
+func plan(d decision) string {
 	var parts []string
 	for _, a := range d.Actions {
 		switch a.Kind {
@@ -29,14 +29,14 @@ func plan(d Decision) string {
 	return strings.Join(parts, ", ")
 }
 
-func pending(ids ...string) []PendingAgent {
-	var out []PendingAgent
+func pending(ids ...string) []pendingAgent {
+	var out []pendingAgent
 	for _, id := range ids {
 		kind := ""
 		if k, rest, ok := strings.Cut(id, ":"); ok {
 			id, kind = k, rest
 		}
-		out = append(out, PendingAgent{ID: id, Kind: kind})
+		out = append(out, pendingAgent{ID: id, Kind: kind})
 	}
 	return out
 }
@@ -47,8 +47,8 @@ func pending(ids ...string) []PendingAgent {
 func TestDecideClosesShowsLimitsAndStarts(t *testing.T) {
 	tests := []struct {
 		name    string
-		st      WindowState
-		cfg     DecideConfig
+		st      windowState
+		cfg     decideConfig
 		want    string
 		visible string
 		focus   string
@@ -56,7 +56,7 @@ func TestDecideClosesShowsLimitsAndStarts(t *testing.T) {
 	}{
 		{
 			name: "a close frees a slot which a queued agent takes in the same pass",
-			st: WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)},
+			st: windowState{Area: room(2), Visible: []slotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)},
 				Queue: queued("a3"), Pending: pending("a3"), Closes: []string{"a1"}, Focus: "a1"},
 			want:    "stop a1, place a3@1, start a3 58x18",
 			visible: "a2 a3",
@@ -64,15 +64,15 @@ func TestDecideClosesShowsLimitsAndStarts(t *testing.T) {
 		},
 		{
 			name: "closing a queued agent takes it out of the queue and never starts it",
-			st: WindowState{Area: room(1), Visible: []SlotAgent{vis("a1", 1, 0, 1)},
+			st: windowState{Area: room(1), Visible: []slotAgent{vis("a1", 1, 0, 1)},
 				Queue: queued("a2", "a3"), Pending: pending("a2", "a3"), Closes: []string{"a2"}},
-			cfg:     DecideConfig{StartOffscreen: true},
+			cfg:     decideConfig{StartOffscreen: true},
 			want:    "stop a2, defer a3, start a3 80x24",
 			visible: "a1",
 		},
 		{
 			name: "a show of an off-screen agent swaps with the oldest finished pane",
-			st: WindowState{Area: room(3), Visible: []SlotAgent{
+			st: windowState{Area: room(3), Visible: []slotAgent{
 				fin(vis("a1", 1, 0, 3), 10*time.Second), fin(vis("a2", 2, 1, 3), 40*time.Second), vis("a3", 3, 2, 3),
 			}, Queue: queued("a4", "a5"), Show: "a5", Focus: "a3"},
 			want:    "close a2, defer a4, place a5@1",
@@ -81,56 +81,56 @@ func TestDecideClosesShowsLimitsAndStarts(t *testing.T) {
 		},
 		{
 			name:    "a show of a visible agent only focuses it",
-			st:      WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)}, Show: "a2", Focus: "a1"},
+			st:      windowState{Area: room(2), Visible: []slotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)}, Show: "a2", Focus: "a1"},
 			want:    "",
 			visible: "a1 a2",
 			focus:   "a2",
 		},
 		{
 			name: "a limit holds a start",
-			st: WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 1)},
-				Queue: queued("a2"), Pending: pending("a2"), Running: Usage{All: 1}},
-			cfg:     DecideConfig{Limits: config.Limits{Default: 1}},
+			st: windowState{Area: room(2), Visible: []slotAgent{vis("a1", 1, 0, 1)},
+				Queue: queued("a2"), Pending: pending("a2"), Running: usage{All: 1}},
+			cfg:     decideConfig{Limits: config.Limits{Default: 1}},
 			want:    "resize a1 58x18, place a2@1, hold a2",
 			visible: "a1 a2",
 			reason:  "concurrency limit: 1 agents running (limits.default = 1)",
 		},
 		{
 			name: "a free permit goes to the oldest pending agent, the next one is held",
-			st: WindowState{Area: room(3), Visible: []SlotAgent{vis("a1", 1, 0, 3)},
-				Queue: queued("a2", "a3"), Pending: pending("a2", "a3"), Running: Usage{All: 1}},
-			cfg:     DecideConfig{Limits: config.Limits{Default: 2}},
+			st: windowState{Area: room(3), Visible: []slotAgent{vis("a1", 1, 0, 3)},
+				Queue: queued("a2", "a3"), Pending: pending("a2", "a3"), Running: usage{All: 1}},
+			cfg:     decideConfig{Limits: config.Limits{Default: 2}},
 			want:    "place a2@1, place a3@2, start a2 38x18, hold a3",
 			visible: "a1 a2 a3",
 			reason:  "limits.default = 2",
 		},
 		{
 			name: "a kind's limit holds only that kind",
-			st: WindowState{Area: room(3), Queue: queued("a1", "a2"), Pending: pending("a1:claude", "a2:codex"),
-				Running: Usage{All: 1, ByKind: map[string]int{"claude": 1}}},
-			cfg:     DecideConfig{Limits: config.Limits{Kinds: map[string]int{"claude": 1}}},
+			st: windowState{Area: room(3), Queue: queued("a1", "a2"), Pending: pending("a1:claude", "a2:codex"),
+				Running: usage{All: 1, ByKind: map[string]int{"claude": 1}}},
+			cfg:     decideConfig{Limits: config.Limits{Kinds: map[string]int{"claude": 1}}},
 			want:    "place a1@0, place a2@1, hold a1, start a2 58x18",
 			visible: "a1 a2",
 			reason:  "limits.kinds.claude = 1",
 		},
 		{
 			name: "queued agents start off screen only with start_offscreen",
-			st: WindowState{Area: room(1), Visible: []SlotAgent{vis("a1", 1, 0, 1)},
+			st: windowState{Area: room(1), Visible: []slotAgent{vis("a1", 1, 0, 1)},
 				Queue: queued("a2"), Pending: pending("a2")},
 			want:    "defer a2",
 			visible: "a1",
 		},
 		{
 			name: "nothing starts while the session shuts down",
-			st: WindowState{Area: room(2), Queue: queued("a1"), Pending: pending("a1"), Closing: true,
-				Main: &MainPane{Pending: true}},
-			cfg:     DecideConfig{StartOffscreen: true},
+			st: windowState{Area: room(2), Queue: queued("a1"), Pending: pending("a1"), Closing: true,
+				Main: &mainPane{Pending: true}},
+			cfg:     decideConfig{StartOffscreen: true},
 			want:    "place a1@0",
 			visible: "a1",
 		},
 		{
 			name:    "an agent running off screen is resized to its slot when placed",
-			st:      WindowState{Area: room(2), Queue: []QueuedAgent{{ID: "a1", Seq: 1, Cols: 80, Rows: 24}}},
+			st:      windowState{Area: room(2), Queue: []queuedAgent{{ID: "a1", Seq: 1, Cols: 80, Rows: 24}}},
 			want:    "place a1@0, resize a1 118x18",
 			visible: "a1",
 		},
@@ -172,11 +172,11 @@ func TestDecideGeometryWithMainAndZoom(t *testing.T) {
 	area := layout.Rect{W: 100, H: 30}
 	lo := layout.Options{Name: layout.MainVertical, MinAgentWidth: 10, MinAgentHeight: 3, HasMain: true, Zoom: -1}
 	want := layout.Compute(area, 2, lo)
-	two := []SlotAgent{{ID: "a1", Seq: 1, Cols: 1, Rows: 1}, {ID: "a2", Seq: 2, Cols: 1, Rows: 1}}
+	two := []slotAgent{{ID: "a1", Seq: 1, Cols: 1, Rows: 1}, {ID: "a2", Seq: 2, Cols: 1, Rows: 1}}
 	size := func(r layout.Rect) string { c := r.Inset(1); return fmt.Sprintf("%dx%d", c.W, c.H) }
 
 	// The main view starts at its box's size; the agents are resized to theirs.
-	d := decideSpawnActions(WindowState{Now: t0, Area: area, Layout: lo, Main: &MainPane{Pending: true}, Visible: two, Focus: control.MainID}, DecideConfig{})
+	d := decideSpawnActions(windowState{Now: t0, Area: area, Layout: lo, Main: &mainPane{Pending: true}, Visible: two, Focus: control.MainID}, decideConfig{})
 	if got, w := plan(d), fmt.Sprintf("resize a1 %s, resize a2 %s, start main %s", size(want.Slots[0]), size(want.Slots[1]), size(want.Main)); got != w {
 		t.Fatalf("actions:\n got  %s\n want %s", got, w)
 	}
@@ -188,8 +188,8 @@ func TestDecideGeometryWithMainAndZoom(t *testing.T) {
 	// and keep their sizes.
 	c := want.Slots[0].Inset(1)
 	m := want.Main.Inset(1)
-	sized := []SlotAgent{{ID: "a1", Seq: 1, Cols: c.W, Rows: c.H}, {ID: "a2", Seq: 2, Cols: c.W, Rows: c.H}}
-	d = decideSpawnActions(WindowState{Now: t0, Area: area, Layout: lo, Main: &MainPane{Cols: m.W, Rows: m.H}, Visible: sized, Zoom: "a2", Focus: "a2"}, DecideConfig{})
+	sized := []slotAgent{{ID: "a1", Seq: 1, Cols: c.W, Rows: c.H}, {ID: "a2", Seq: 2, Cols: c.W, Rows: c.H}}
+	d = decideSpawnActions(windowState{Now: t0, Area: area, Layout: lo, Main: &mainPane{Cols: m.W, Rows: m.H}, Visible: sized, Zoom: "a2", Focus: "a2"}, decideConfig{})
 	if got, w := plan(d), "resize a2 "+size(area); got != w {
 		t.Fatalf("zoomed actions:\n got  %s\n want %s", got, w)
 	}
@@ -199,7 +199,7 @@ func TestDecideGeometryWithMainAndZoom(t *testing.T) {
 
 	// Closing the zoomed agent ends the zoom; the focus falls back to the
 	// first slot.
-	d = decideSpawnActions(WindowState{Now: t0, Area: area, Layout: lo, Main: &MainPane{Cols: m.W, Rows: m.H}, Visible: sized, Zoom: "a2", Focus: "a2", Closes: []string{"a2"}}, DecideConfig{})
+	d = decideSpawnActions(windowState{Now: t0, Area: area, Layout: lo, Main: &mainPane{Cols: m.W, Rows: m.H}, Visible: sized, Zoom: "a2", Focus: "a2", Closes: []string{"a2"}}, decideConfig{})
 	one := layout.Compute(area, 1, lo)
 	if d.Zoom != "" || d.Focus != "a1" || d.Plan.Slots[0] != one.Slots[0] || d.Plan.Main != one.Main {
 		t.Fatalf("after closing the zoomed agent: zoom %q focus %q plan %+v", d.Zoom, d.Focus, d.Plan)
@@ -223,7 +223,7 @@ func TestDecideComputesTheLayoutOnce(t *testing.T) {
 					calls++
 					return testGeometry(area, n, o)
 				}
-				st := WindowState{Now: t0, Area: room(capacity), Main: &MainPane{Cols: 10, Rows: 10}}
+				st := windowState{Now: t0, Area: room(capacity), Main: &mainPane{Cols: 10, Rows: 10}}
 				seq := 0
 				for i := range nVis {
 					seq++
@@ -235,7 +235,7 @@ func TestDecideComputesTheLayoutOnce(t *testing.T) {
 				}
 				for range nQ {
 					seq++
-					st.Queue = append(st.Queue, QueuedAgent{ID: fmt.Sprintf("a%d", seq), Seq: seq})
+					st.Queue = append(st.Queue, queuedAgent{ID: fmt.Sprintf("a%d", seq), Seq: seq})
 				}
 				if nVis > 0 {
 					st.Closes = []string{"a1"}
@@ -243,7 +243,7 @@ func TestDecideComputesTheLayoutOnce(t *testing.T) {
 				if nQ > 0 {
 					st.Show = st.Queue[nQ-1].ID
 				}
-				decideSpawnActions(st, DecideConfig{FinishedLinger: time.Minute, Geometry: geo})
+				decideSpawnActions(st, decideConfig{FinishedLinger: time.Minute, Geometry: geo})
 				if calls != 1 {
 					t.Fatalf("cap %d vis %d queue %d: the layout was computed %d times", capacity, nVis, nQ, calls)
 				}

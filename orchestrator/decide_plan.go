@@ -13,38 +13,38 @@ import (
 
 // gridDecision is the working state of one decideSpawnActions call.
 type gridDecision struct {
-	d         *Decision
-	st        WindowState
-	cfg       DecideConfig
-	vis       []SlotAgent
-	queue     []QueuedAgent
+	d         *decision
+	st        windowState
+	cfg       decideConfig
+	vis       []slotAgent
+	queue     []queuedAgent
 	capacity  int
-	placed    map[string]QueuedAgent
+	placed    map[string]queuedAgent
 	offscreen map[string]bool // deferred by this decision
 	deferred  int             // visible agents moved off screen
 	closed    int             // finished panes reclaimed
 	holds     int             // starts held by limits
 }
 
-func (g *gridDecision) act(a Action) { g.d.Actions = append(g.d.Actions, a) }
+func (g *gridDecision) act(a action) { g.d.Actions = append(g.d.Actions, a) }
 
 // leave takes a visible agent off screen: a finished one's pane closes, a
 // live one goes back to the queue.
-func (g *gridDecision) leave(a SlotAgent, reason string) {
+func (g *gridDecision) leave(a slotAgent, reason string) {
 	if a.Finished {
-		g.act(Action{Kind: ActClose, Agent: a.ID, Reason: reason})
+		g.act(action{Kind: ActClose, Agent: a.ID, Reason: reason})
 		g.closed++
 		return
 	}
-	g.act(Action{Kind: ActDefer, Agent: a.ID, Reason: reason})
+	g.act(action{Kind: ActDefer, Agent: a.ID, Reason: reason})
 	g.offscreen[a.ID] = true
 	g.deferred++
 }
 
 // place puts q into the first hole left by a close, else at the end.
-func (g *gridDecision) place(q QueuedAgent) {
+func (g *gridDecision) place(q queuedAgent) {
 	g.placed[q.ID] = q
-	a := SlotAgent{ID: q.ID, Seq: q.Seq, Finished: q.Finished, Cols: q.Cols, Rows: q.Rows}
+	a := slotAgent{ID: q.ID, Seq: q.Seq, Finished: q.Finished, Cols: q.Cols, Rows: q.Rows}
 	if q.Finished {
 		a.Ended = g.st.Now
 	}
@@ -87,13 +87,13 @@ func (g *gridDecision) arrange() {
 	}
 
 	// An explicit Show goes first and may swap another agent out.
-	if i := slices.IndexFunc(g.queue, func(q QueuedAgent) bool { return q.ID == st.Show }); st.Show != "" && i >= 0 && capacity > 0 {
+	if i := slices.IndexFunc(g.queue, func(q queuedAgent) bool { return q.ID == st.Show }); st.Show != "" && i >= 0 && capacity > 0 {
 		q := g.queue[i]
 		g.queue = slices.Delete(g.queue, i, i+1)
 		if g.used() >= capacity {
 			victim := showVictim(g.vis, st.Focus)
 			g.leave(g.vis[victim], "swapped out for "+q.ID)
-			g.vis[victim] = SlotAgent{}
+			g.vis[victim] = slotAgent{}
 		}
 		g.place(q)
 	}
@@ -121,9 +121,9 @@ func (g *gridDecision) arrange() {
 			g.d.WakeAt = ready
 			break
 		}
-		g.act(Action{Kind: ActClose, Agent: g.vis[oldest].ID, Reason: "reclaimed for " + g.queue[0].ID})
+		g.act(action{Kind: ActClose, Agent: g.vis[oldest].ID, Reason: "reclaimed for " + g.queue[0].ID})
 		g.closed++
-		g.vis[oldest] = SlotAgent{}
+		g.vis[oldest] = slotAgent{}
 		g.place(g.queue[0])
 		g.queue = g.queue[1:]
 	}
@@ -139,10 +139,10 @@ func (g *gridDecision) arrange() {
 		default:
 			reason = fmt.Sprintf("grid full (%d of %d panes busy)", g.used(), capacity)
 		}
-		g.act(Action{Kind: ActDefer, Agent: q.ID, Reason: reason})
+		g.act(action{Kind: ActDefer, Agent: q.ID, Reason: reason})
 		g.offscreen[q.ID] = true
 	}
-	g.vis = slices.DeleteFunc(g.vis, func(a SlotAgent) bool { return a.ID == "" })
+	g.vis = slices.DeleteFunc(g.vis, func(a slotAgent) bool { return a.ID == "" })
 }
 
 // finish lays out the visible agents on plan (the unzoomed geometry for
@@ -155,7 +155,7 @@ func (g *gridDecision) finish(plan layout.Plan) {
 	case zoom == control.MainID:
 		zi = 0
 	case zoom != "":
-		if i := slices.IndexFunc(g.vis, func(a SlotAgent) bool { return a.ID == zoom }); i >= 0 {
+		if i := slices.IndexFunc(g.vis, func(a slotAgent) bool { return a.ID == zoom }); i >= 0 {
 			zi = i + 1
 		} else {
 			zoom = "" // its pane left the screen
@@ -168,11 +168,11 @@ func (g *gridDecision) finish(plan layout.Plan) {
 	for i, a := range g.vis {
 		d.Visible = append(d.Visible, a.ID)
 		if _, ok := g.placed[a.ID]; ok {
-			g.act(Action{Kind: ActPlace, Agent: a.ID, Slot: i, Box: plan.Slots[i]})
+			g.act(action{Kind: ActPlace, Agent: a.ID, Slot: i, Box: plan.Slots[i]})
 			nPlaced++
 		}
 		if c, ok := resizeTo(d.Plan.Slots[i], a.Cols, a.Rows); ok {
-			g.act(Action{Kind: ActResize, Agent: a.ID, Slot: i, Box: d.Plan.Slots[i], Cols: c.W, Rows: c.H})
+			g.act(action{Kind: ActResize, Agent: a.ID, Slot: i, Box: d.Plan.Slots[i], Cols: c.W, Rows: c.H})
 			nResized++
 		}
 	}
@@ -195,10 +195,10 @@ func (g *gridDecision) finish(plan layout.Plan) {
 		switch c, ok := resizeTo(d.Plan.Main, m.Cols, m.Rows); {
 		case m.Pending && !st.Closing:
 			cols, rows := startSize(d.Plan.Main)
-			g.act(Action{Kind: ActStart, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: cols, Rows: rows})
+			g.act(action{Kind: ActStart, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: cols, Rows: rows})
 			nStarted++
 		case !m.Pending && ok:
-			g.act(Action{Kind: ActResize, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: c.W, Rows: c.H})
+			g.act(action{Kind: ActResize, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: c.W, Rows: c.H})
 			nResized++
 		}
 	}
@@ -252,12 +252,12 @@ func (g *gridDecision) starts(plan layout.Plan) int {
 			continue
 		}
 		if why := lim.blocked(p.Kind); why != "" {
-			g.act(Action{Kind: ActHold, Agent: p.ID, Reason: why})
+			g.act(action{Kind: ActHold, Agent: p.ID, Reason: why})
 			g.holds++
 			continue
 		}
 		lim.acquire(p.Kind)
-		g.act(Action{Kind: ActStart, Agent: p.ID, Cols: cols, Rows: rows})
+		g.act(action{Kind: ActStart, Agent: p.ID, Cols: cols, Rows: rows})
 		n++
 	}
 	return n
@@ -285,7 +285,7 @@ func resizeTo(box layout.Rect, cols, rows int) (layout.Rect, bool) {
 
 // showVictim picks the pane a Show swaps out: the oldest finished pane,
 // else the newest pane that is not focused, else the newest.
-func showVictim(vis []SlotAgent, focus string) int {
+func showVictim(vis []slotAgent, focus string) int {
 	best := -1
 	for i, a := range vis {
 		if a.ID != "" && a.Finished && (best < 0 || a.Ended.Before(vis[best].Ended)) {

@@ -32,28 +32,28 @@ func room(n int) layout.Rect { return layout.Rect{W: n, H: 1} }
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // vis builds a visible agent already sized for its slot among n.
-func vis(id string, seq, slot, n int) SlotAgent {
+func vis(id string, seq, slot, n int) slotAgent {
 	c := testSlots(n)[slot].Inset(1)
-	return SlotAgent{ID: id, Seq: seq, Cols: c.W, Rows: c.H}
+	return slotAgent{ID: id, Seq: seq, Cols: c.W, Rows: c.H}
 }
 
-func fin(a SlotAgent, ago time.Duration) SlotAgent {
+func fin(a slotAgent, ago time.Duration) slotAgent {
 	a.Finished, a.Ended = true, t0.Add(-ago)
 	return a
 }
 
-func queued(ids ...string) []QueuedAgent {
-	var out []QueuedAgent
+func queued(ids ...string) []queuedAgent {
+	var out []queuedAgent
 	for _, id := range ids {
 		var seq int
 		fmt.Sscanf(id, "a%d", &seq)
-		out = append(out, QueuedAgent{ID: id, Seq: seq})
+		out = append(out, queuedAgent{ID: id, Seq: seq})
 	}
 	return out
 }
 
 // summary renders a decision's actions compactly: "place a4@1", "close a2".
-func summary(d Decision) string {
+func summary(d decision) string {
 	var parts []string
 	for _, a := range d.Actions {
 		switch a.Kind {
@@ -70,7 +70,7 @@ func TestDecideSpawnActions(t *testing.T) {
 	linger := 15 * time.Second
 	tests := []struct {
 		name    string
-		st      WindowState
+		st      windowState
 		want    string
 		visible string
 		wake    time.Time
@@ -78,27 +78,27 @@ func TestDecideSpawnActions(t *testing.T) {
 	}{
 		{
 			name:    "empty grid places in FIFO order",
-			st:      WindowState{Area: room(4), Queue: queued("a1", "a2", "a3")},
+			st:      windowState{Area: room(4), Queue: queued("a1", "a2", "a3")},
 			want:    "place a1@0, place a2@1, place a3@2",
 			visible: "a1 a2 a3",
 		},
 		{
 			name:    "partial grid fills the free slot and defers the rest",
-			st:      WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3", "a4")},
+			st:      windowState{Area: room(2), Visible: []slotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3", "a4")},
 			want:    "defer a3, defer a4, resize a1@0, place a2@1",
 			visible: "a1 a2",
 			reason:  "grid full (2 of 2 panes busy)",
 		},
 		{
 			name:    "full grid of running agents evicts nobody",
-			st:      WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)}, Queue: queued("a3")},
+			st:      windowState{Area: room(2), Visible: []slotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)}, Queue: queued("a3")},
 			want:    "defer a3",
 			visible: "a1 a2",
 			reason:  "grid full",
 		},
 		{
 			name: "reclaims the oldest finished pane that lingered, in place",
-			st: WindowState{Area: room(3), Visible: []SlotAgent{
+			st: windowState{Area: room(3), Visible: []slotAgent{
 				fin(vis("a1", 1, 0, 3), 20*time.Second), fin(vis("a2", 2, 1, 3), 30*time.Second), vis("a3", 3, 2, 3),
 			}, Queue: queued("a4")},
 			want:    "close a2, place a4@1",
@@ -106,7 +106,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name: "reclaims several for several waiting agents",
-			st: WindowState{Area: room(3), Visible: []SlotAgent{
+			st: windowState{Area: room(3), Visible: []slotAgent{
 				fin(vis("a1", 1, 0, 3), 20*time.Second), fin(vis("a2", 2, 1, 3), 30*time.Second), vis("a3", 3, 2, 3),
 			}, Queue: queued("a4", "a5", "a6")},
 			want:    "close a2, close a1, defer a6, place a5@0, place a4@1",
@@ -114,7 +114,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name: "a finished pane that has not lingered is kept; wake at its expiry",
-			st: WindowState{Area: room(2), Visible: []SlotAgent{
+			st: windowState{Area: room(2), Visible: []slotAgent{
 				fin(vis("a1", 1, 0, 2), 5*time.Second), vis("a2", 2, 1, 2),
 			}, Queue: queued("a3")},
 			want:    "defer a3",
@@ -124,20 +124,20 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "finished panes stay when nobody waits",
-			st:      WindowState{Area: room(2), Visible: []SlotAgent{fin(vis("a1", 1, 0, 2), time.Hour), vis("a2", 2, 1, 2)}},
+			st:      windowState{Area: room(2), Visible: []slotAgent{fin(vis("a1", 1, 0, 2), time.Hour), vis("a2", 2, 1, 2)}},
 			want:    "",
 			visible: "a1 a2",
 		},
 		{
 			name:    "tiny terminal defers everything and kills nothing",
-			st:      WindowState{Area: room(0), Queue: queued("a1", "a2")},
+			st:      windowState{Area: room(0), Queue: queued("a1", "a2")},
 			want:    "defer a1, defer a2",
 			visible: "",
 			reason:  "terminal too small",
 		},
 		{
 			name: "shrinking to zero moves every visible agent to the queue",
-			st: WindowState{Area: room(0), Visible: []SlotAgent{
+			st: windowState{Area: room(0), Visible: []slotAgent{
 				vis("a1", 1, 0, 2), fin(vis("a2", 2, 1, 2), time.Hour),
 			}},
 			want:    "close a2, defer a1",
@@ -145,7 +145,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name: "shrinking moves the newest visible agents back, never closes",
-			st: WindowState{Area: room(2), Visible: []SlotAgent{
+			st: windowState{Area: room(2), Visible: []slotAgent{
 				vis("a3", 3, 0, 4), vis("a1", 1, 1, 4), vis("a4", 4, 2, 4), vis("a2", 2, 3, 4),
 			}},
 			want:    "defer a4, defer a3, resize a1@0, resize a2@1",
@@ -154,20 +154,20 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "growing places the queue head first",
-			st:      WindowState{Area: room(3), Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a4", "a2", "a3")},
+			st:      windowState{Area: room(3), Visible: []slotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a4", "a2", "a3")},
 			want:    "defer a3, resize a1@0, place a4@1, place a2@2",
 			visible: "a1 a4 a2",
 		},
 		{
 			name: "show swaps a queued agent in for the newest unfocused one",
-			st: WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)},
+			st: windowState{Area: room(2), Visible: []slotAgent{vis("a1", 1, 0, 2), vis("a2", 2, 1, 2)},
 				Queue: queued("a3", "a4"), Show: "a4", Focus: "a2"},
 			want:    "defer a1, defer a3, place a4@0",
 			visible: "a4 a2",
 		},
 		{
 			name: "show prefers to swap out a finished pane, even one still lingering",
-			st: WindowState{Area: room(2), Visible: []SlotAgent{vis("a1", 1, 0, 2), fin(vis("a2", 2, 1, 2), time.Second)},
+			st: windowState{Area: room(2), Visible: []slotAgent{vis("a1", 1, 0, 2), fin(vis("a2", 2, 1, 2), time.Second)},
 				Queue: queued("a3", "a4"), Show: "a4", Focus: "a1"},
 			want:    "close a2, defer a3, place a4@1",
 			visible: "a1 a4",
@@ -175,14 +175,14 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "show with a free slot just places",
-			st:      WindowState{Area: room(3), Visible: []SlotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3"), Show: "a3"},
+			st:      windowState{Area: room(3), Visible: []slotAgent{vis("a1", 1, 0, 1)}, Queue: queued("a2", "a3"), Show: "a3"},
 			want:    "resize a1@0, place a3@1, place a2@2",
 			visible: "a1 a3 a2",
 		},
 		{
 			name: "an agent that ended off screen lingers from its placement",
-			st: WindowState{Area: room(1), Visible: []SlotAgent{fin(vis("a1", 1, 0, 1), time.Hour)},
-				Queue: []QueuedAgent{{ID: "a2", Seq: 2, Finished: true}, {ID: "a3", Seq: 3}}},
+			st: windowState{Area: room(1), Visible: []slotAgent{fin(vis("a1", 1, 0, 1), time.Hour)},
+				Queue: []queuedAgent{{ID: "a2", Seq: 2, Finished: true}, {ID: "a3", Seq: 3}}},
 			want:    "close a1, defer a3, place a2@0",
 			visible: "a2",
 			wake:    t0.Add(15 * time.Second),
@@ -190,7 +190,7 @@ func TestDecideSpawnActions(t *testing.T) {
 		},
 		{
 			name:    "show on a tiny terminal does nothing",
-			st:      WindowState{Area: room(0), Queue: queued("a1"), Show: "a1"},
+			st:      windowState{Area: room(0), Queue: queued("a1"), Show: "a1"},
 			want:    "defer a1",
 			visible: "",
 		},
@@ -198,7 +198,7 @@ func TestDecideSpawnActions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.st.Now = t0
-			d := decideSpawnActions(tc.st, DecideConfig{FinishedLinger: linger, Geometry: testGeometry})
+			d := decideSpawnActions(tc.st, decideConfig{FinishedLinger: linger, Geometry: testGeometry})
 			if got := summary(d); got != tc.want {
 				t.Errorf("actions:\n got  %s\n want %s", got, tc.want)
 			}
@@ -209,7 +209,7 @@ func TestDecideSpawnActions(t *testing.T) {
 				t.Errorf("wake = %v, want %v", d.WakeAt, tc.wake)
 			}
 			if tc.reason != "" {
-				i := slices.IndexFunc(d.Actions, func(a Action) bool { return a.Kind == ActDefer })
+				i := slices.IndexFunc(d.Actions, func(a action) bool { return a.Kind == ActDefer })
 				if i < 0 || !strings.Contains(d.Actions[i].Reason, tc.reason) {
 					t.Errorf("defer reason = %+v, want it to contain %q", d.Actions, tc.reason)
 				}
@@ -248,11 +248,11 @@ func accountForEveryAgent(t *testing.T, linger time.Duration) {
 		for nVis := range 7 {
 			for nQ := range 5 {
 				for nFin := 0; nFin <= nVis; nFin++ {
-					st := WindowState{Now: t0, Area: room(capacity)}
+					st := windowState{Now: t0, Area: room(capacity)}
 					seq := 0
 					for i := range nVis {
 						seq++
-						a := SlotAgent{ID: fmt.Sprintf("a%d", seq), Seq: seq}
+						a := slotAgent{ID: fmt.Sprintf("a%d", seq), Seq: seq}
 						if i < nFin {
 							a = fin(a, time.Duration(i+1)*10*time.Second)
 						}
@@ -260,9 +260,9 @@ func accountForEveryAgent(t *testing.T, linger time.Duration) {
 					}
 					for i := range nQ {
 						seq++
-						st.Queue = append(st.Queue, QueuedAgent{ID: fmt.Sprintf("a%d", seq), Seq: seq, Finished: i%2 == 1})
+						st.Queue = append(st.Queue, queuedAgent{ID: fmt.Sprintf("a%d", seq), Seq: seq, Finished: i%2 == 1})
 					}
-					d := decideSpawnActions(st, DecideConfig{FinishedLinger: linger, Geometry: testGeometry})
+					d := decideSpawnActions(st, decideConfig{FinishedLinger: linger, Geometry: testGeometry})
 					seen := map[string]int{}
 					for _, id := range d.Visible {
 						seen[id]++

@@ -79,7 +79,7 @@ type reconcilerState struct {
 	order       []*agent // creation order, main excluded
 	main        *agent
 	seq         int
-	queue       *DeferredQueue
+	queue       *deferredQueue
 	visible     []string
 	limits      *limiter
 	cols, rows  int

@@ -177,7 +177,7 @@ func TestFakeNotificationMeansWaiting(t *testing.T) {
 	pollUntil(t, 5*time.Second, "the process", func() bool { return len(sp.Procs()) == 1 })
 	sp.Procs()[0].Output("\x1b]9;Approve the edit?\x07")
 	a := waitAgent(t, e, in.ID, "waiting", func(a control.AgentInfo) bool { return a.State == agentstate.Waiting })
-	if a.Source != SourceTerminal || !strings.Contains(a.Why, "Approve the edit?") {
+	if a.Source != sourceTerminal || !strings.Contains(a.Why, "Approve the edit?") {
 		t.Fatalf("info = %+v", a)
 	}
 	// A title from the child names the pane when no title was asked for.

@@ -288,7 +288,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	clock.waitTimerAt(t, started.Started.Add(idle), "the idle timer")
 	clock.Advance(idle)
 	waitAgent(t, e, in.ID, "idle after quiet", func(a control.AgentInfo) bool {
-		return a.State == agentstate.Idle && a.Source == SourceActivity
+		return a.State == agentstate.Idle && a.Source == sourceActivity
 	})
 	// Typing produces an echo: output activity makes it running again.
 	if err := e.Input(in.ID, []byte("hello")); err != nil {
@@ -314,7 +314,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 		t.Fatal(err)
 	}
 	a = waitAgent(t, e, in.ID, "answered", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
-	if a.Why != "user answered" || a.Source != SourceInput {
+	if a.Why != "user answered" || a.Source != sourceInput {
 		t.Fatalf("after input: %+v", a)
 	}
 	// What it waited for is no longer shown once the user answered.
@@ -349,7 +349,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 		sources = append(sources, h.Source)
 	}
 	joined := strings.Join(sources, ",")
-	for _, want := range []string{SourceEngine, SourceProcess, SourceActivity, "hook:claude", SourceInput} {
+	for _, want := range []string{sourceEngine, sourceProcess, sourceActivity, "hook:claude", sourceInput} {
 		if !strings.Contains(joined, want) {
 			t.Fatalf("history sources %s lack %s", joined, want)
 		}
@@ -357,7 +357,7 @@ func TestStateFromHooksInputBellAndActivity(t *testing.T) {
 	// A bell: a separate agent without hooks.
 	bell := spawn(t, e, "sh", "-c", "printf 'question?\\a'; exec cat")
 	a = waitAgent(t, e, bell.ID, "waiting on the bell", func(a control.AgentInfo) bool { return a.State == agentstate.Waiting })
-	if a.Source != SourceTerminal {
+	if a.Source != sourceTerminal {
 		t.Fatalf("bell: %+v", a)
 	}
 	sawBell, sawState := false, false

@@ -15,9 +15,9 @@ import (
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
-// SessionEnv is what a kind preset needs to know about the session to wire
+// sessionEnv is what a kind preset needs to know about the session to wire
 // an agent CLI to it.
-type SessionEnv struct {
+type sessionEnv struct {
 	Session  string
 	Socket   string
 	AgentID  string
@@ -39,7 +39,7 @@ type SessionEnv struct {
 // this session for this process only — never by editing the user's own
 // config files. What the wiring is (settings files, flags, environment) is
 // each CLI's own, in internal/agentcli/NAME.
-func resolveKind(cfg config.Config, req control.SpawnRequest, sess SessionEnv) (argv []string, env []string, err error) {
+func resolveKind(cfg config.Config, req control.SpawnRequest, sess sessionEnv) (argv []string, env []string, err error) {
 	if req.Kind == "" {
 		if len(req.Argv) == 0 {
 			return nil, nil, errors.New("no command given: pass a command after -- or choose a kind with --kind")
@@ -75,12 +75,12 @@ func resolveKind(cfg config.Config, req control.SpawnRequest, sess SessionEnv) (
 	return wireCLI(cli, agentcli.Wiring{Hooks: k.Hooks != "", MCP: k.MCP, Teams: k.Teams}, argv, env, sess)
 }
 
-// ResolveOrchestrator wires the orchestrator command (`agentgrid -- claude`)
+// resolveOrchestrator wires the orchestrator command (`agentgrid -- claude`)
 // the way resolveKind wires an agent: with the preset named by
 // orchestrator.kind, or else the preset whose command or hooks adapter
 // matches argv[0]'s base name. A command no preset matches runs unchanged.
 // sess.AgentID is normally MainID. An empty argv takes the preset's command.
-func ResolveOrchestrator(cfg config.Config, argv []string, sess SessionEnv) ([]string, []string, error) {
+func resolveOrchestrator(cfg config.Config, argv []string, sess sessionEnv) ([]string, []string, error) {
 	name := cfg.Orchestrator.Kind
 	if name == "" && len(argv) > 0 {
 		name = kindFor(cfg, argv[0])
@@ -124,7 +124,7 @@ func cliOf(cmd string) string {
 
 // wireCLI adds the per-process wiring for cli to argv/env: what want asks
 // for of hooks, MCP and agent teams.
-func wireCLI(cli string, want agentcli.Wiring, argv, env []string, sess SessionEnv) ([]string, []string, error) {
+func wireCLI(cli string, want agentcli.Wiring, argv, env []string, sess sessionEnv) ([]string, []string, error) {
 	if cli == "" || (!want.Hooks && !want.MCP && !want.Teams) {
 		return argv, env, nil
 	}

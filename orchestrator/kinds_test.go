@@ -10,9 +10,9 @@ import (
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
-func testSess(t *testing.T) SessionEnv {
+func testSess(t *testing.T) sessionEnv {
 	t.Helper()
-	return SessionEnv{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid"}
+	return sessionEnv{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid"}
 }
 
 func TestResolveKindGoldenArgv(t *testing.T) {
@@ -106,7 +106,7 @@ func TestResolveOrchestrator(t *testing.T) {
 	sess := testSess(t)
 	sess.AgentID = control.MainID
 	sd := sess.StateDir
-	argv, _, err := ResolveOrchestrator(cfg, []string{"/usr/bin/claude", "--resume"}, sess)
+	argv, _, err := resolveOrchestrator(cfg, []string{"/usr/bin/claude", "--resume"}, sess)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,17 +114,17 @@ func TestResolveOrchestrator(t *testing.T) {
 	if !reflect.DeepEqual(argv, want) {
 		t.Errorf("claude orchestrator\n got %q\nwant %q", argv, want)
 	}
-	argv, env, err := ResolveOrchestrator(cfg, []string{"bash", "-l"}, sess)
+	argv, env, err := resolveOrchestrator(cfg, []string{"bash", "-l"}, sess)
 	if err != nil || !reflect.DeepEqual(argv, []string{"bash", "-l"}) || env != nil {
 		t.Errorf("bash orchestrator = %q %q %v", argv, env, err)
 	}
 	cfg.Orchestrator.Kind = "codex"
-	argv, _, err = ResolveOrchestrator(cfg, []string{"/opt/codex-nightly"}, sess)
+	argv, _, err = resolveOrchestrator(cfg, []string{"/opt/codex-nightly"}, sess)
 	if err != nil || argv[0] != "/opt/codex-nightly" || argv[1] != "-c" {
 		t.Errorf("orchestrator.kind = codex: %q %v", argv, err)
 	}
 	cfg.Orchestrator.Kind = ""
-	if _, _, err := ResolveOrchestrator(cfg, nil, sess); err == nil {
+	if _, _, err := resolveOrchestrator(cfg, nil, sess); err == nil {
 		t.Error("empty orchestrator argv accepted")
 	}
 }
@@ -141,7 +141,7 @@ func TestResolveKindTeams(t *testing.T) {
 		func() ([]string, []string, error) {
 			return resolveKind(cfg, control.SpawnRequest{Kind: "claude"}, sess)
 		},
-		func() ([]string, []string, error) { return ResolveOrchestrator(cfg, []string{"claude"}, sess) },
+		func() ([]string, []string, error) { return resolveOrchestrator(cfg, []string{"claude"}, sess) },
 	} {
 		argv, env, err := resolve()
 		if err != nil {

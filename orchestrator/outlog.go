@@ -13,7 +13,7 @@ import (
 func (e *Engine) logFailed(a *agent, err error) {
 	why := "at " + e.now().Format("15:04:05") + ", " + logCause(err) + "; later output is shown but not logged (" + err.Error() + ")"
 	a.logErr.Store(&why)
-	e.status.Set(logStatusKey+a.id, "output not logged: "+logCause(err), a.id, SourceEngine, 0)
+	e.status.Set(logStatusKey+a.id, "output not logged: "+logCause(err), a.id, sourceEngine, 0)
 	e.poke()
 }
 

@@ -15,35 +15,35 @@ type queueEntry struct {
 	pos    int // 1-based, filled in by Lookup
 }
 
-// DeferredQueue is the FIFO of agents waiting for a slot. It is bounded for
+// deferredQueue is the FIFO of agents waiting for a slot. It is bounded for
 // new spawns (Push refuses past max) but never drops an entry: agents moved
 // back from the grid are always taken (PushFront).
-type DeferredQueue struct {
+type deferredQueue struct {
 	entries []queueEntry
 	max     int
 }
 
 // newDeferredQueue returns a queue refusing new spawns past max entries.
-func newDeferredQueue(max int) *DeferredQueue {
+func newDeferredQueue(max int) *deferredQueue {
 	if max <= 0 {
 		max = 100
 	}
-	return &DeferredQueue{max: max}
+	return &deferredQueue{max: max}
 }
 
 // Len is the number of waiting agents.
-func (q *DeferredQueue) Len() int { return len(q.entries) }
+func (q *deferredQueue) Len() int { return len(q.entries) }
 
 // Full reports whether Push would refuse.
-func (q *DeferredQueue) Full() bool { return len(q.entries) >= q.max }
+func (q *deferredQueue) Full() bool { return len(q.entries) >= q.max }
 
 // fullError is the error a spawn gets when the queue is full.
-func (q *DeferredQueue) fullError() error {
+func (q *deferredQueue) fullError() error {
 	return fmt.Errorf("queue is full (%d agents waiting); close some agents or raise agents.max_queued", len(q.entries))
 }
 
 // Push appends e, or refuses when the queue is full.
-func (q *DeferredQueue) Push(e queueEntry) error {
+func (q *deferredQueue) Push(e queueEntry) error {
 	if q.Full() {
 		return q.fullError()
 	}
@@ -53,14 +53,14 @@ func (q *DeferredQueue) Push(e queueEntry) error {
 
 // PushFront puts agents moved off screen back at the head, oldest first, so
 // they return before newer requests; it is never refused.
-func (q *DeferredQueue) PushFront(es ...queueEntry) {
+func (q *deferredQueue) PushFront(es ...queueEntry) {
 	es = slices.Clone(es)
 	slices.SortStableFunc(es, func(a, b queueEntry) int { return a.Seq - b.Seq })
 	q.entries = append(es, q.entries...)
 }
 
 // Remove takes id out of the queue and reports whether it was there.
-func (q *DeferredQueue) Remove(id string) bool {
+func (q *deferredQueue) Remove(id string) bool {
 	i := q.index(id)
 	if i < 0 {
 		return false
@@ -70,7 +70,7 @@ func (q *DeferredQueue) Remove(id string) bool {
 }
 
 // Lookup returns id's entry with its position, or nil when not queued.
-func (q *DeferredQueue) Lookup(id string) *queueEntry {
+func (q *deferredQueue) Lookup(id string) *queueEntry {
 	i := q.index(id)
 	if i < 0 {
 		return nil
@@ -81,15 +81,15 @@ func (q *DeferredQueue) Lookup(id string) *queueEntry {
 }
 
 // SetReason records why id is still waiting.
-func (q *DeferredQueue) SetReason(id, reason string) {
+func (q *deferredQueue) SetReason(id, reason string) {
 	if i := q.index(id); i >= 0 {
 		q.entries[i].Reason = reason
 	}
 }
 
 // Entries returns a copy of the queue, head first.
-func (q *DeferredQueue) Entries() []queueEntry { return slices.Clone(q.entries) }
+func (q *deferredQueue) Entries() []queueEntry { return slices.Clone(q.entries) }
 
-func (q *DeferredQueue) index(id string) int {
+func (q *deferredQueue) index(id string) int {
 	return slices.IndexFunc(q.entries, func(e queueEntry) bool { return e.ID == id })
 }

@@ -38,7 +38,7 @@ func TestDeferredQueue(t *testing.T) {
 	}
 }
 
-func ids(q *DeferredQueue) string {
+func ids(q *deferredQueue) string {
 	var out []string
 	for _, e := range q.Entries() {
 		out = append(out, e.ID)

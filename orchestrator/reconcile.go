@@ -41,7 +41,7 @@ func (e *Engine) pass() (startFailed bool) {
 	s := &e.st
 	ws := e.query()
 	s.show, s.closes = "", nil
-	d := decideSpawnActions(ws, DecideConfig{
+	d := decideSpawnActions(ws, decideConfig{
 		FinishedLinger: e.lingerFor(),
 		StartOffscreen: e.cfg.Agents.StartOffscreen,
 		Limits:         e.cfg.Limits,
@@ -113,21 +113,21 @@ func (e *Engine) pass() (startFailed bool) {
 }
 
 // query is the Query step: the registry, the pending requests (closes, a
-// show), the limits' usage and the geometry's inputs as one WindowState.
-func (e *Engine) query() WindowState {
+// show), the limits' usage and the geometry's inputs as one windowState.
+func (e *Engine) query() windowState {
 	s := &e.st
 	lo := e.cfg.Layout
-	ws := WindowState{
+	ws := windowState{
 		Now: e.now(), Area: layout.Rect{W: s.cols, H: s.rows},
 		Layout: layout.Options{
 			Name: s.layoutName, MainSize: lo.MainSize, MinAgentWidth: lo.MinAgentWidth, MinAgentHeight: lo.MinAgentHeight,
 			HasMain: s.main != nil,
 		},
 		Closes: slices.Clone(s.closes), Show: s.show, Focus: s.focus, Zoom: s.zoom, Closing: s.closing,
-		Running: Usage{All: s.limits.all, ByKind: s.limits.byKind},
+		Running: usage{All: s.limits.all, ByKind: s.limits.byKind},
 	}
 	if m := s.main; m != nil {
-		ws.Main = &MainPane{Pending: m.f.State == agentstate.Pending, Cols: m.cols, Rows: m.rows}
+		ws.Main = &mainPane{Pending: m.f.State == agentstate.Pending, Cols: m.cols, Rows: m.rows}
 	}
 	for _, id := range s.visible {
 		a := s.agents[id]
@@ -137,19 +137,19 @@ func (e *Engine) query() WindowState {
 		if a.placed.After(shown) {
 			shown = a.placed
 		}
-		ws.Visible = append(ws.Visible, SlotAgent{ID: id, Seq: a.seq, Finished: a.f.State.Finished(), Ended: shown, Cols: a.cols, Rows: a.rows})
+		ws.Visible = append(ws.Visible, slotAgent{ID: id, Seq: a.seq, Finished: a.f.State.Finished(), Ended: shown, Cols: a.cols, Rows: a.rows})
 	}
 	if a := s.agents[s.show]; a != nil && a != s.main && !a.visible && !a.queued && !a.closed {
 		// A reclaimed pane asked to be shown comes back through the queue.
-		ws.Queue = append(ws.Queue, QueuedAgent{ID: a.id, Seq: a.seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
+		ws.Queue = append(ws.Queue, queuedAgent{ID: a.id, Seq: a.seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
 	}
 	for _, q := range s.queue.Entries() {
 		a := s.agents[q.ID]
-		ws.Queue = append(ws.Queue, QueuedAgent{ID: q.ID, Seq: q.Seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
+		ws.Queue = append(ws.Queue, queuedAgent{ID: q.ID, Seq: q.Seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
 	}
 	for _, a := range s.order {
 		if a.f.State == agentstate.Pending && !a.closed {
-			ws.Pending = append(ws.Pending, PendingAgent{ID: a.id, Kind: a.kind})
+			ws.Pending = append(ws.Pending, pendingAgent{ID: a.id, Kind: a.kind})
 		}
 	}
 	return ws
@@ -328,7 +328,7 @@ func (e *Engine) startMain(argv []string) {
 	vars := append([]string{"AGENTGRID_AGENT_ID=" + control.MainID}, e.paneVars(control.MainID)...)
 	// An orchestrator that is a known agent CLI (orchestrator.kind, or a
 	// command matching a [kinds] preset) gets that preset's wiring.
-	margv, menv, err := ResolveOrchestrator(e.cfg, argv, SessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: control.MainID, StateDir: e.opts.StateDir, Token: token})
+	margv, menv, err := resolveOrchestrator(e.cfg, argv, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: control.MainID, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
 		e.log.Warn("the orchestrator's kind preset could not be applied; starting it plainly", "argv", argv, "err", err)
 	} else {
@@ -339,7 +339,7 @@ func (e *Engine) startMain(argv []string) {
 		}
 	}
 	a.env = withVars(e.baseEnv, append(vars, control.EnvToken+"="+token)...)
-	a.f = fusion{State: agentstate.Pending, Source: SourceEngine, Since: a.created, Confirmed: a.created}
+	a.f = fusion{State: agentstate.Pending, Source: sourceEngine, Since: a.created, Confirmed: a.created}
 	if e.opts.StateDir != "" {
 		a.logPath = filepath.Join(e.opts.StateDir, control.MainID+".log")
 	}

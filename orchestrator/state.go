@@ -14,12 +14,12 @@ import (
 // terminal signals (bell, notifications) and user input come next; output
 // activity is used only when no fresher source has spoken.
 const (
-	SourceEngine   = "engine"
-	SourceProcess  = "process"
-	SourceHook     = "hook"
-	SourceTerminal = "terminal"
-	SourceInput    = "input"
-	SourceActivity = "activity"
+	sourceEngine   = "engine"
+	sourceProcess  = "process"
+	sourceHook     = "hook"
+	sourceTerminal = "terminal"
+	sourceInput    = "input"
+	sourceActivity = "activity"
 )
 
 // evidenceKind is what happened to an agent.
@@ -88,13 +88,13 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 	t := ev.Time
 	switch ev.Kind {
 	case evQueued:
-		f = setState(f, agentstate.Pending, ev.Why, SourceEngine, t)
+		f = setState(f, agentstate.Pending, ev.Why, sourceEngine, t)
 	case evStarting:
-		f = setState(f, agentstate.Starting, "starting the process", SourceEngine, t)
+		f = setState(f, agentstate.Starting, "starting the process", sourceEngine, t)
 	case evStarted:
-		f = setState(f, agentstate.Running, "process started", SourceProcess, t)
+		f = setState(f, agentstate.Running, "process started", sourceProcess, t)
 	case evStartFailed:
-		f = setState(f, agentstate.Failed, ev.Why, SourceProcess, t)
+		f = setState(f, agentstate.Failed, ev.Why, sourceProcess, t)
 	case evExited:
 		switch {
 		case ev.Killed:
@@ -102,11 +102,11 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 			if why == "" {
 				why = "closed"
 			}
-			f = setState(f, agentstate.Killed, why, SourceProcess, t)
+			f = setState(f, agentstate.Killed, why, sourceProcess, t)
 		case ev.Code == 0:
-			f = setState(f, agentstate.Done, "exited with code 0", SourceProcess, t)
+			f = setState(f, agentstate.Done, "exited with code 0", sourceProcess, t)
 		default:
-			f = setState(f, agentstate.Failed, exitWhy(ev.Code), SourceProcess, t)
+			f = setState(f, agentstate.Failed, exitWhy(ev.Code), sourceProcess, t)
 		}
 	case evHook:
 		f = fuseHook(f, ev, t)
@@ -114,13 +114,13 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 		if !f.State.Alive() || hookFresh(f, t, cfg) {
 			return f
 		}
-		f = setState(f, agentstate.Waiting, ev.Why, SourceTerminal, t)
+		f = setState(f, agentstate.Waiting, ev.Why, sourceTerminal, t)
 	case evInput:
 		if ev.Interrupt && f.State == agentstate.Running {
 			f.InterruptAt = t
 		}
 		if f.State == agentstate.Waiting && ev.Answer {
-			f = setState(f, agentstate.Running, "user answered", SourceInput, t)
+			f = setState(f, agentstate.Running, "user answered", sourceInput, t)
 			f.Interrupted = false
 		}
 	case evActivity:
@@ -128,18 +128,18 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 			return f
 		}
 		if f.State == agentstate.Running {
-			if f.Source == SourceActivity {
+			if f.Source == sourceActivity {
 				f.Confirmed = t
 			}
 			return f
 		}
 		if yieldsToActivity(f, t, cfg) {
-			f = setState(f, agentstate.Running, "output activity", SourceActivity, t)
+			f = setState(f, agentstate.Running, "output activity", sourceActivity, t)
 			f.Interrupted = false
 		}
 	case evQuiet:
 		if f.State == agentstate.Running && yieldsToActivity(f, t, cfg) {
-			f = setState(f, agentstate.Idle, fmt.Sprintf("no output for %s", cfg.IdleAfter), SourceActivity, t)
+			f = setState(f, agentstate.Idle, fmt.Sprintf("no output for %s", cfg.IdleAfter), sourceActivity, t)
 		}
 	}
 	return f
@@ -160,7 +160,7 @@ func fuseHook(f fusion, ev evidence, t time.Time) fusion {
 	}
 	src := ev.Source
 	if src == "" {
-		src = SourceHook
+		src = sourceHook
 	}
 	why := ev.Why
 	switch st {
@@ -192,14 +192,14 @@ func hookFresh(f fusion, t time.Time, cfg fusionConfig) bool {
 // user input always may; a hook's or the terminal's only once stale.
 func yieldsToActivity(f fusion, t time.Time, cfg fusionConfig) bool {
 	switch f.Source {
-	case SourceActivity, SourceProcess, SourceInput, SourceEngine:
+	case sourceActivity, sourceProcess, sourceInput, sourceEngine:
 		return true
 	}
 	return t.Sub(f.Confirmed) >= cfg.StaleAfter
 }
 
 func isHook(source string) bool {
-	return source == SourceHook || strings.HasPrefix(source, SourceHook+":")
+	return source == sourceHook || strings.HasPrefix(source, sourceHook+":")
 }
 
 func setState(f fusion, st agentstate.State, why, source string, t time.Time) fusion {

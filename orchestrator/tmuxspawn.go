@@ -236,7 +236,7 @@ func (e *Engine) restart(a *agent, spec *respawnSpec) {
 	}
 	now := e.now()
 	a.pane, a.pid, a.code, a.ended, a.started, a.killWhy = nil, 0, nil, time.Time{}, time.Time{}, ""
-	a.f = fusion{State: agentstate.Pending, Why: "respawned", Source: SourceEngine, Since: now, Confirmed: now}
+	a.f = fusion{State: agentstate.Pending, Why: "respawned", Source: sourceEngine, Since: now, Confirmed: now}
 	if !a.visible && !a.queued {
 		a.queued = true
 		_ = e.st.queue.Push(queueEntry{ID: a.id, Seq: a.seq, Since: now, Reason: "respawned"})
