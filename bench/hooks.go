@@ -241,8 +241,9 @@ func hbToSocket(bin string, env []string, s *wbAgentgrid, id string, payload []b
 	return ms, nil
 }
 
-// hbRenderRows times hooks.RenderStatusLine with 50 entries at 240 columns,
-// styled and plain: the median over o.Runs batches of the per-call time.
+// hbRenderRows times hooks.RenderStatusLine with 50 entries at 240 columns
+// (segments with style names; the UI colours them): the median over o.Runs
+// batches of the per-call time.
 func hbRenderRows(o benchOptions) []benchRow {
 	now := time.Now()
 	entries := make([]hooks.StatusEntry, hbEntries)
@@ -261,14 +262,11 @@ func hbRenderRows(o benchOptions) []benchRow {
 		Entries: entries,
 		Focus:   "a7 hooked agent",
 	}
-	styled := in
-	styled.Style = hooks.StatusLineStyle{Base: "\x1b[48;5;236;38;5;252m", Counts: "\x1b[1m", Waiting: "\x1b[1;33m", Failed: "\x1b[1;31m",
-		Entry: "\x1b[38;5;117m", Stale: "\x1b[2m", Focus: "\x1b[1;37m", Sep: "\x1b[38;5;240m"}
 	var rows []benchRow
 	for _, c := range []struct {
 		what string
 		in   hooks.StatusLineInput
-	}{{"plain", in}, {"styled", styled}} {
+	}{{"segments", in}} {
 		const calls = 2000
 		var us []float64
 		for range max(o.Runs, 5) {

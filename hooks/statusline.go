@@ -3,32 +3,61 @@ package hooks
 import (
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// StatusLineStyle holds raw SGR prefixes (such as "\x1b[1;33m") for each part
-// of the line, so this package draws styled text without depending on the
-// theme package. Base is applied first and re-applied after every part, so
-// the line's background stays continuous. Empty strings mean unstyled; when
-// every field is empty the line is plain text.
-type StatusLineStyle struct {
-	Base    string // the whole line (background, default foreground)
-	Counts  string // the counts segment
-	Waiting string // the waiting count, so it stands out
-	Failed  string // the failed count
-	Entry   string // a fresh status entry
-	Stale   string // a stale entry (dimmed)
-	Focus   string // the focused pane's title
-	Sep     string // separators between parts
+// StatusStyle names the part of the status line a segment belongs to. The
+// line carries these names, not colours: the UI maps each to a cell style
+// from the theme, so this package draws nothing and depends on no theme,
+// and no escape sequence is written only to be parsed again.
+type StatusStyle uint8
+
+// The parts of the status line. StyleBase is the line itself: padding and
+// the text between parts.
+const (
+	StyleBase       StatusStyle = iota
+	StyleCounts                 // a count
+	StyleWaiting                // the waiting count, so it stands out
+	StyleFailed                 // the failed count
+	StyleEntry                  // a fresh status entry
+	StyleStale                  // a stale entry (dimmed)
+	StyleFocus                  // the focused pane's title
+	StyleSep                    // separators between parts
+	NumStatusStyles             // how many there are
+)
+
+// StatusSegment is text drawn in one part's style.
+type StatusSegment struct {
+	Text  string
+	Style StatusStyle
 }
 
-func (s StatusLineStyle) any() bool {
-	return s.Base != "" || s.Counts != "" || s.Waiting != "" || s.Failed != "" || s.Entry != "" ||
-		s.Stale != "" || s.Focus != "" || s.Sep != ""
+// StatusLine is the status line as segments, left to right.
+type StatusLine []StatusSegment
+
+// String is the line's text without its styles.
+func (l StatusLine) String() string {
+	n := 0
+	for _, s := range l {
+		n += len(s.Text)
+	}
+	b := make([]byte, 0, n)
+	for _, s := range l {
+		b = append(b, s.Text...)
+	}
+	return string(b)
+}
+
+// Width is the line's width in cells.
+func (l StatusLine) Width() int {
+	w := 0
+	for _, s := range l {
+		w += ansi.StringWidth(s.Text)
+	}
+	return w
 }
 
 // StatusLineInput is everything the status line shows.
@@ -39,14 +68,13 @@ type StatusLineInput struct {
 	Focus string
 	// MaxEntryWidth caps each entry's display width (config status.max_entry_width); <= 0 means 40.
 	MaxEntryWidth int
-	Style         StatusLineStyle
 }
 
 const (
 	statusSep  = " │ "
+	countSep   = " · "
 	entrySep   = "  "
 	defaultCap = 40
-	sgrReset   = "\x1b[0m"
 	ellipsis   = "…"
 )
 
@@ -55,9 +83,6 @@ type countPart struct {
 	name agentstate.State
 }
 
-// statusSepWidth is statusSep's display width ("│" is one cell, three bytes).
-var statusSepWidth = ansi.StringWidth(statusSep)
-
 func countList(c agentstate.Counts) []countPart {
 	return []countPart{
 		{c.Running, agentstate.Running}, {c.Waiting, agentstate.Waiting}, {c.Idle, agentstate.Idle},
@@ -65,43 +90,39 @@ func countList(c agentstate.Counts) []countPart {
 	}
 }
 
-// RenderStatusLine draws the status line exactly width cells wide: the
+// RenderStatusLine lays out the status line exactly width cells wide: the
 // counts segment ("2 running · 1 waiting · 3 done": running always, the
 // others when not zero; never truncated, only cut hard when the terminal is
 // narrower than it), then the status entries ordered by key (each sanitised
 // and capped at MaxEntryWidth with "…"; agent-scoped entries prefixed with
-// the agent id, stale ones in the Stale style; agentgrid's own notices
-// first and uncapped), then the focused pane's title. Whatever does not fit is cut by display width (wide CJK and emoji
-// counted as two cells) and ends in "…"; the rest is padded with spaces.
-func RenderStatusLine(in StatusLineInput, width int) string {
+// the agent id, stale ones in the StyleStale style; agentgrid's own notices
+// first and uncapped), then the focused pane's title. Whatever does not fit
+// is cut by display width (wide CJK and emoji counted as two cells) and ends
+// in "…"; the rest is padded with spaces.
+func RenderStatusLine(in StatusLineInput, width int) StatusLine {
 	if width <= 0 {
-		return ""
+		return nil
 	}
-	st := in.Style
-	styled := st.any()
-	var left strings.Builder
-	left.WriteString(st.Base)
-	left.WriteByte(' ')
+	left := StatusLine{{Text: " ", Style: StyleBase}}
 	for i, p := range countList(in.Counts) {
 		if i > 0 && p.n == 0 {
 			continue
 		}
 		if i > 0 {
-			left.WriteString(st.Sep + " · " + st.Base)
+			left = append(left, StatusSegment{countSep, StyleSep})
 		}
-		style := st.Counts
-		switch {
-		case p.name == agentstate.Waiting && st.Waiting != "":
-			style = st.Waiting
-		case p.name == agentstate.Failed && st.Failed != "":
-			style = st.Failed
+		style := StyleCounts
+		switch p.name {
+		case agentstate.Waiting:
+			style = StyleWaiting
+		case agentstate.Failed:
+			style = StyleFailed
 		}
-		left.WriteString(style + strconv.Itoa(p.n) + " " + string(p.name) + st.Base)
+		left = append(left, StatusSegment{strconv.Itoa(p.n) + " " + string(p.name), style})
 	}
-	leftStr := left.String()
-	leftW := ansi.StringWidth(leftStr)
+	leftW := left.Width()
 	if leftW >= width {
-		return finish(ansi.Truncate(leftStr, width, ""), width, st.Base, styled)
+		return pad(truncate(left, width, ""), width)
 	}
 
 	capW := in.MaxEntryWidth
@@ -117,9 +138,8 @@ func RenderStatusLine(in StatusLineInput, width int) string {
 	})
 
 	room := width - leftW
-	var rest strings.Builder
-	first := true
-	used := 0 // display cells written to rest so far
+	var rest StatusLine
+	used := 0 // display cells in rest so far
 	for _, e := range entries {
 		if used > room {
 			break // the rest cannot show; the cut below adds the "…"
@@ -135,39 +155,70 @@ func RenderStatusLine(in StatusLineInput, width int) string {
 		if w > capW && !e.Notice {
 			text, w = ansi.Truncate(text, capW, ellipsis), capW
 		}
-		if first {
-			rest.WriteString(st.Sep + statusSep + st.Base)
-			used += statusSepWidth
-			first = false
-		} else {
-			rest.WriteString(st.Sep + entrySep + st.Base)
-			used += len(entrySep)
+		sep := entrySep
+		if rest == nil {
+			sep = statusSep
 		}
-		used += w
-		style := st.Entry
+		style := StyleEntry
 		if e.Stale {
-			style = st.Stale
+			style = StyleStale
 		}
-		rest.WriteString(style + text + st.Base)
+		rest = append(rest, StatusSegment{sep, StyleSep}, StatusSegment{text, style})
+		used += ansi.StringWidth(sep) + w
 	}
 	if focus := oneline.Sanitize(in.Focus, MaxStatusTextLen); focus != "" {
-		rest.WriteString(st.Sep + statusSep + st.Base + st.Focus + focus + st.Base)
+		rest = append(rest, StatusSegment{statusSep, StyleSep}, StatusSegment{focus, StyleFocus})
 	}
-	rest.WriteByte(' ')
-	restStr := rest.String()
-	if ansi.StringWidth(restStr) > room {
-		restStr = ansi.Truncate(restStr, room, ellipsis)
-	}
-	return finish(leftStr+restStr, width, st.Base, styled)
+	rest = append(rest, StatusSegment{" ", StyleBase})
+	return pad(append(left, truncate(rest, room, ellipsis)...), width)
 }
 
-// finish pads s to width cells in the base style and resets attributes.
-func finish(s string, width int, base string, styled bool) string {
-	if pad := width - ansi.StringWidth(s); pad > 0 {
-		s += base + strings.Repeat(" ", pad)
+// truncate cuts l to at most w cells when it is wider, ending it with tail
+// in the style of the segment it cuts into. A wide character that does not
+// fit whole is left out.
+func truncate(l StatusLine, w int, tail string) StatusLine {
+	if l.Width() <= w {
+		return l
 	}
-	if styled {
-		s += sgrReset
+	room := max(w-ansi.StringWidth(tail), 0)
+	out := make(StatusLine, 0, len(l)+1)
+	used := 0
+	for _, s := range l {
+		sw := ansi.StringWidth(s.Text)
+		if used+sw <= room {
+			out = append(out, s)
+			used += sw
+			continue
+		}
+		if cut := ansi.Truncate(s.Text, room-used, ""); cut != "" {
+			out = append(out, StatusSegment{cut, s.Style})
+		}
+		if tail != "" {
+			out = append(out, StatusSegment{tail, s.Style})
+		}
+		break
 	}
-	return s
+	return out
+}
+
+// pad fills l with spaces in the base style to width cells.
+func pad(l StatusLine, width int) StatusLine {
+	if n := width - l.Width(); n > 0 {
+		l = append(l, StatusSegment{spaces(n), StyleBase})
+	}
+	return l
+}
+
+// blanks is a run of spaces that pad slices, so padding allocates nothing.
+const blanks = "                                                                                                                                "
+
+func spaces(n int) string {
+	if n <= len(blanks) {
+		return blanks[:n]
+	}
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = ' '
+	}
+	return string(b)
 }

@@ -33,7 +33,7 @@ func TestRenderStatusLinePlain(t *testing.T) {
 		{45, " 2 running · 1 waiting · 3 done · 4 queued │…"},
 	}
 	for _, tc := range cases {
-		got := RenderStatusLine(in, tc.width)
+		got := RenderStatusLine(in, tc.width).String()
 		if w := ansi.StringWidth(got); w != tc.width {
 			t.Errorf("width %d: line is %d cells: %q", tc.width, w, got)
 		}
@@ -41,17 +41,17 @@ func TestRenderStatusLinePlain(t *testing.T) {
 			t.Errorf("width %d:\n got %q\nwant %q", tc.width, got, tc.want)
 		}
 	}
-	if got := RenderStatusLine(in, 0); got != "" {
+	if got := RenderStatusLine(in, 0); len(got) != 0 {
 		t.Errorf("width 0 gave %q", got)
 	}
 }
 
 func TestRenderStatusLineCountsAlwaysShowRunning(t *testing.T) {
-	got := RenderStatusLine(StatusLineInput{}, 20)
+	got := RenderStatusLine(StatusLineInput{}, 20).String()
 	if strings.TrimSpace(got) != "0 running" {
 		t.Errorf("empty line = %q", got)
 	}
-	got = RenderStatusLine(StatusLineInput{Counts: agentstate.Counts{Failed: 1, Idle: 2}}, 40)
+	got = RenderStatusLine(StatusLineInput{Counts: agentstate.Counts{Failed: 1, Idle: 2}}, 40).String()
 	if strings.TrimSpace(got) != "0 running · 2 idle · 1 failed" {
 		t.Errorf("counts = %q", got)
 	}
@@ -63,7 +63,7 @@ func TestRenderStatusLineWideText(t *testing.T) {
 		Entries:       []StatusEntry{{Key: "a", Text: "日本語のテキストです"}, {Key: "b", Text: "🚀 deploy 👩‍💻"}},
 		MaxEntryWidth: 9,
 	}
-	got := RenderStatusLine(in, 80)
+	got := RenderStatusLine(in, 80).String()
 	if w := ansi.StringWidth(got); w != 80 {
 		t.Fatalf("line is %d cells: %q", w, got)
 	}
@@ -76,32 +76,40 @@ func TestRenderStatusLineWideText(t *testing.T) {
 	}
 	// Cutting the whole line in the middle of a wide character keeps the width exact.
 	for w := 12; w < 40; w++ {
-		if got := RenderStatusLine(in, w); ansi.StringWidth(got) != w {
+		if got := RenderStatusLine(in, w).String(); ansi.StringWidth(got) != w {
 			t.Errorf("width %d: got %d cells: %q", w, ansi.StringWidth(got), got)
 		}
 	}
 }
 
 func TestRenderStatusLineSanitizesAndStyles(t *testing.T) {
-	st := StatusLineStyle{Base: "\x1b[48;5;236m", Counts: "\x1b[1m", Waiting: "\x1b[33m", Entry: "\x1b[37m", Stale: "\x1b[2m", Focus: "\x1b[36m"}
 	in := StatusLineInput{
 		Counts:  agentstate.Counts{Running: 1, Waiting: 2},
 		Entries: []StatusEntry{{Key: "evil", Text: "a\x1b[2Jb\nc"}, {Key: "old", Text: "stale one", Stale: true}},
 		Focus:   "main",
-		Style:   st,
 	}
-	got := RenderStatusLine(in, 60)
-	if ansi.StringWidth(got) != 60 {
-		t.Errorf("styled line is %d cells", ansi.StringWidth(got))
+	line := RenderStatusLine(in, 60)
+	got := line.String()
+	if line.Width() != 60 || ansi.StringWidth(got) != 60 {
+		t.Errorf("styled line is %d cells", line.Width())
 	}
-	if strings.Contains(got, "\x1b[2J") || strings.Contains(got, "\n") {
+	if strings.Contains(got, "\x1b") || strings.Contains(got, "\n") {
 		t.Errorf("control sequences leaked: %q", got)
 	}
-	if !strings.Contains(got, st.Waiting+"2 waiting") || !strings.Contains(got, st.Stale+"stale one") || !strings.HasSuffix(got, "\x1b[0m") {
-		t.Errorf("styles missing: %q", got)
+	has := func(text string, st StatusStyle) bool {
+		for _, s := range line {
+			if s.Text == text && s.Style == st {
+				return true
+			}
+		}
+		return false
 	}
-	if plain := ansi.Strip(got); !strings.Contains(plain, "ab c") {
-		t.Errorf("plain text = %q", plain)
+	if !has("2 waiting", StyleWaiting) || !has("1 running", StyleCounts) || !has("stale one", StyleStale) ||
+		!has("main", StyleFocus) || !has("ab c", StyleEntry) {
+		t.Errorf("styles missing: %+v", line)
+	}
+	if !strings.Contains(got, "ab c") {
+		t.Errorf("plain text = %q", got)
 	}
 }
 
@@ -111,8 +119,13 @@ func TestRenderStatusLineManyEntries(t *testing.T) {
 		s.Set(fmt.Sprintf("k%02d", i), fmt.Sprintf("entry number %d with some text", i), "", "", time.Minute)
 	}
 	in := StatusLineInput{Counts: agentstate.Counts{Running: 3}, Entries: s.Entries(), Focus: "focus"}
-	got := RenderStatusLine(in, 200)
+	line := RenderStatusLine(in, 200)
+	got := line.String()
 	if ansi.StringWidth(got) != 200 || !strings.HasSuffix(strings.TrimRight(got, " "), "…") {
+		t.Errorf("50 entries at width 200: %q", got)
+	}
+	// The ellipsis ends the line, in the style of the part it cuts (entry 6).
+	if i := len(line) - 1; line[i].Text != "…" || line[i].Style != StyleEntry {
 		t.Errorf("50 entries at width 200: %q", got)
 	}
 	if !strings.Contains(got, "entry number 0 ") {
@@ -125,8 +138,7 @@ func BenchmarkRenderStatusLine50(b *testing.B) {
 	for i := range entries {
 		entries[i] = StatusEntry{Key: fmt.Sprintf("k%02d", i), Text: fmt.Sprintf("entry %d ✓ 日本", i)}
 	}
-	in := StatusLineInput{Counts: agentstate.Counts{Running: 5, Waiting: 1, Done: 9}, Entries: entries, Focus: "a3 tests",
-		Style: StatusLineStyle{Base: "\x1b[48;5;236m", Entry: "\x1b[37m"}}
+	in := StatusLineInput{Counts: agentstate.Counts{Running: 5, Waiting: 1, Done: 9}, Entries: entries, Focus: "a3 tests"}
 	b.ReportAllocs()
 	for b.Loop() {
 		RenderStatusLine(in, 240)
@@ -140,7 +152,7 @@ func TestRenderStatusLineNoticeFirstAndWhole(t *testing.T) {
 	long := "ignored .agentgrid.toml (not trusted); to apply it: agentgrid trust"
 	store.Set("a-build", "a client's entry that is longer than the cap", "", "socket", 0)
 	store.SetNotice("config", long, time.Minute)
-	got := RenderStatusLine(StatusLineInput{Entries: store.Entries(), MaxEntryWidth: 20}, 160)
+	got := RenderStatusLine(StatusLineInput{Entries: store.Entries(), MaxEntryWidth: 20}, 160).String()
 	want := " 0 running │ " + long + "  a client's entry th…"
 	if strings.TrimRight(got, " ") != want {
 		t.Errorf("\n got %q\nwant %q", got, want)

@@ -59,7 +59,7 @@ type agent struct {
 	holdsPermit bool // counted by the limiter
 	closed      bool // the user closed it: out of grid and queue for good
 	killWhy     string
-	accent      string // border colour (SGR) from tmux pane styles (tmuxops.go)
+	accent      string // border colour ("4", "#ff8800") from tmux pane styles (tmuxops.go)
 
 	// focused tells the reader goroutine that this pane has the keyboard
 	// focus, so its output pokes the UI's fast channel (an echo is drawn

@@ -96,7 +96,7 @@ func TestTmuxClaudeCurrentProtocol(t *testing.T) {
 			if in.Title != name {
 				t.Fatalf("%s's title = %q, want %q from select-pane -T", id, in.Title, name)
 			}
-			if want := map[string]string{"alpha": "\x1b[34m", "beta": "\x1b[32m"}[name]; in.Accent != want {
+			if want := map[string]string{"alpha": "4", "beta": "2"}[name]; in.Accent != want {
 				t.Fatalf("%s's border colour = %q, want %q from pane-border-style", id, in.Accent, want)
 			}
 		case indexOf(argv, "kill-pane") >= 0:

@@ -5,182 +5,144 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+
 	"github.com/agentgrid/agentgrid/internal/agentstate"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// Styles is every style the UI draws with, resolved once from a Palette
-// and passed down to the components.
+// Styles is every look the UI draws with, resolved once from a Palette and
+// passed down: cell styles (colours and attributes) built straight from
+// the palette's colours, so nothing between the theme and the screen writes
+// or parses an escape sequence. A nil colour is the terminal's default.
 type Styles struct {
 	Palette Palette
 
 	// Base is the default text colour on the default background.
-	Base   lipgloss.Style
-	Muted  lipgloss.Style
-	Accent lipgloss.Style
+	Base   uv.Style
+	Muted  uv.Style
+	Accent uv.Style
 
-	Border        lipgloss.Style
-	BorderFocused lipgloss.Style
-	BorderWaiting lipgloss.Style
+	Border        uv.Style
+	BorderFocused uv.Style
+	BorderWaiting uv.Style
 	// Title is a pane title in its border; TitleFocused the focused one's.
-	Title        lipgloss.Style
-	TitleFocused lipgloss.Style
-	// Badge maps an agent state (see agentstate.Badges) to its badge style.
-	Badge map[string]lipgloss.Style
+	Title        uv.Style
+	TitleFocused uv.Style
+	// Number is a pane's number in its border; NumberFocused the focused one's.
+	Number        uv.Style
+	NumberFocused uv.Style
+	// Entry is a status entry in a pane's border.
+	Entry uv.Style
+	// Match is a search match in a pane's content.
+	Match uv.Style
+	// Badge maps an agent state (see agentstate.Badges) to its badge in a
+	// pane border; OverlayBadge to its badge inside an overlay.
+	Badge        map[string]uv.Style
+	OverlayBadge map[string]uv.Style
 
-	StatusLine   lipgloss.Style
-	StatusCounts lipgloss.Style
-	StatusEntry  lipgloss.Style
-	StatusStale  lipgloss.Style
+	// The status line: the line itself (padding and text between parts),
+	// the counts, the waiting and failed counts, fresh and stale entries,
+	// the focused pane's title, the separators, and the armed prefix key.
+	StatusLine    uv.Style
+	StatusCounts  uv.Style
+	StatusWaiting uv.Style
+	StatusFailed  uv.Style
+	StatusEntry   uv.Style
+	StatusStale   uv.Style
+	StatusFocus   uv.Style
+	StatusSep     uv.Style
+	Prefix        uv.Style
 
-	Overlay         lipgloss.Style // body: overlay colours and a rounded border
-	OverlayTitle    lipgloss.Style
-	OverlaySelected lipgloss.Style
+	// Overlays (agents list, help, prompts) all carry the overlay
+	// background, so a widget is one solid block over the panes.
+	Overlay         uv.Style // text
+	OverlayBorder   uv.Style
+	OverlayTitle    uv.Style
+	OverlaySelected uv.Style
+	OverlayMuted    uv.Style
+	OverlayError    uv.Style
+	HelpKey         uv.Style
+	HelpDesc        uv.Style
 
-	HelpKey  lipgloss.Style
-	HelpDesc lipgloss.Style
-	Notice   lipgloss.Style
-	Error    lipgloss.Style
-
-	// SGR holds raw escape sequences for the hot drawing path.
-	SGR SGR
-}
-
-// SGR holds precomputed Select Graphic Rendition prefixes. Each one starts
-// with a full reset, so it can be written before a run of cells without
-// knowing what came before; end a styled run with Reset.
-type SGR struct {
-	Reset string
-
-	Base, Muted, Accent                                 string
-	Border, BorderFocused, BorderWaiting                string
-	Title, TitleFocused                                 string
-	Badge                                               map[string]string
-	StatusLine, StatusCounts, StatusEntry, StatusStale  string
-	Overlay, OverlayBorder, OverlayTitle, OverlaySelect string
-	HelpKey, HelpDesc, Notice, Error                    string
+	// Notice is the one-line "terminal too small" message.
+	Notice uv.Style
 }
 
 // BadgeStyle returns the badge style of a state, or Muted for an unknown one.
-func (s Styles) BadgeStyle(state string) lipgloss.Style {
+func (s Styles) BadgeStyle(state string) uv.Style {
 	if st, ok := s.Badge[state]; ok {
 		return st
 	}
 	return s.Muted
 }
 
-// BadgeSGR returns the badge SGR prefix of a state, or Muted's.
-func (s SGR) BadgeSGR(state string) string {
-	if v, ok := s.Badge[state]; ok {
-		return v
-	}
-	return s.Muted
-}
-
-// lipColor converts a palette colour for lipgloss; "" means no colour.
-func lipColor(c string) color.Color {
-	if c == "" {
-		return lipgloss.NoColor{}
-	}
-	return lipgloss.Color(c)
-}
-
-// ansiColor converts a palette colour for x/ansi; nil means the default.
-func ansiColor(c string) ansi.Color {
+// Color converts a palette colour ("#rrggbb", "#rgb", "0".."255") to a
+// colour; "" is nil, the terminal's default.
+func Color(c string) color.Color {
 	if c == "" {
 		return nil
 	}
 	return lipgloss.Color(c)
 }
 
-// sgr builds a reset-prefixed SGR sequence for fg on bg (either may be ""
-// for the terminal default, which is then left alone).
-func sgr(fg, bg string, attrs ...func(ansi.Style) ansi.Style) string {
-	st := ansi.Style{}.Reset()
-	for _, a := range attrs {
-		st = a(st)
-	}
-	if fg != "" {
-		st = st.ForegroundColor(ansiColor(fg))
-	}
-	if bg != "" {
-		st = st.BackgroundColor(ansiColor(bg))
-	}
-	return st.String()
+// look is fg on bg (either "" for the terminal's default) with attrs.
+func look(fg, bg string, attrs uint8) uv.Style {
+	return uv.Style{Fg: Color(fg), Bg: Color(bg), Attrs: attrs}
 }
 
-func bold(s ansi.Style) ansi.Style  { return s.Bold() }
-func faint(s ansi.Style) ansi.Style { return s.Faint() }
+const (
+	bold    = uv.AttrBold
+	faint   = uv.AttrFaint
+	reverse = uv.AttrReverse
+)
 
 // Styles resolves the palette into styles. Call it once per theme change.
 func (p Palette) Styles() Styles {
-	fg := func(c string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipColor(c)) }
-	on := func(c, bg string) lipgloss.Style { return fg(c).Background(lipColor(bg)) }
-
+	waiting, failed := p.Badge(string(agentstate.Waiting)), p.Badge(string(agentstate.Failed))
 	s := Styles{
 		Palette: p,
-		Base:    on(p.Fg, p.Bg),
-		Muted:   fg(p.Muted),
-		Accent:  fg(p.Accent),
+		Base:    look(p.Fg, p.Bg, 0),
+		Muted:   look(p.Muted, "", 0),
+		Accent:  look(p.Accent, "", 0),
 
-		Border:        fg(p.Border),
-		BorderFocused: fg(p.BorderFocus),
-		BorderWaiting: fg(p.BorderWaiting),
-		Title:         fg(p.Title),
-		TitleFocused:  fg(p.BorderFocus).Bold(true),
-		Badge:         make(map[string]lipgloss.Style, len(agentstate.Badges())),
+		Border:        look(p.Border, "", 0),
+		BorderFocused: look(p.BorderFocus, "", 0),
+		BorderWaiting: look(p.BorderWaiting, "", 0),
+		Title:         look(p.Title, "", 0),
+		TitleFocused:  look(p.BorderFocus, "", bold),
+		Number:        look(p.Accent, "", bold),
+		NumberFocused: look(p.BorderFocus, "", bold|reverse),
+		Entry:         look(p.Muted, "", 0),
+		Match:         look(p.Bg, waiting, bold),
+		Badge:         make(map[string]uv.Style, len(agentstate.Badges())),
+		OverlayBadge:  make(map[string]uv.Style, len(agentstate.Badges())),
 
-		StatusLine:   on(p.StatusFg, p.StatusBg),
-		StatusCounts: on(p.StatusCounts, p.StatusBg).Bold(true),
-		StatusEntry:  on(p.StatusEntry, p.StatusBg),
-		StatusStale:  on(p.StatusStale, p.StatusBg).Faint(true),
+		StatusLine:    look(p.StatusFg, p.StatusBg, 0),
+		StatusCounts:  look(p.StatusCounts, p.StatusBg, bold),
+		StatusWaiting: look(waiting, p.StatusBg, bold),
+		StatusFailed:  look(failed, p.StatusBg, bold),
+		StatusEntry:   look(p.StatusEntry, p.StatusBg, 0),
+		StatusStale:   look(p.StatusStale, p.StatusBg, faint),
+		StatusFocus:   look(p.StatusFg, p.StatusBg, bold),
+		StatusSep:     look(p.StatusStale, p.StatusBg, 0),
+		Prefix:        look(p.Accent, "", bold|reverse),
 
-		Overlay: on(p.OverlayFg, p.OverlayBg).
-			Border(lipgloss.RoundedBorder()).
-			BorderForeground(lipColor(p.OverlayBorder)).
-			BorderBackground(lipColor(p.OverlayBg)).
-			Padding(0, 1),
-		OverlayTitle:    on(p.Accent, p.OverlayBg).Bold(true),
-		OverlaySelected: on(p.OverlayFg, p.OverlaySelected).Bold(true),
+		Overlay:         look(p.OverlayFg, p.OverlayBg, 0),
+		OverlayBorder:   look(p.OverlayBorder, p.OverlayBg, 0),
+		OverlayTitle:    look(p.Accent, p.OverlayBg, bold),
+		OverlaySelected: look(p.OverlayFg, p.OverlaySelected, bold),
+		OverlayMuted:    look(p.Muted, p.OverlayBg, 0),
+		OverlayError:    look(p.Error, p.OverlayBg, bold),
+		HelpKey:         look(p.HelpKey, p.OverlayBg, bold),
+		HelpDesc:        look(p.HelpDesc, p.OverlayBg, 0),
 
-		HelpKey:  fg(p.HelpKey).Bold(true),
-		HelpDesc: fg(p.HelpDesc),
-		Notice:   fg(p.Notice).Bold(true),
-		Error:    fg(p.Error).Bold(true),
-	}
-	s.SGR = SGR{
-		Reset:  ansi.ResetStyle,
-		Base:   sgr(p.Fg, p.Bg),
-		Muted:  sgr(p.Muted, ""),
-		Accent: sgr(p.Accent, ""),
-
-		Border:        sgr(p.Border, ""),
-		BorderFocused: sgr(p.BorderFocus, ""),
-		BorderWaiting: sgr(p.BorderWaiting, ""),
-		Title:         sgr(p.Title, ""),
-		TitleFocused:  sgr(p.BorderFocus, "", bold),
-		Badge:         make(map[string]string, len(agentstate.Badges())),
-
-		StatusLine:   sgr(p.StatusFg, p.StatusBg),
-		StatusCounts: sgr(p.StatusCounts, p.StatusBg, bold),
-		StatusEntry:  sgr(p.StatusEntry, p.StatusBg),
-		StatusStale:  sgr(p.StatusStale, p.StatusBg, faint),
-
-		Overlay:       sgr(p.OverlayFg, p.OverlayBg),
-		OverlayBorder: sgr(p.OverlayBorder, p.OverlayBg),
-		OverlayTitle:  sgr(p.Accent, p.OverlayBg, bold),
-		OverlaySelect: sgr(p.OverlayFg, p.OverlaySelected, bold),
-
-		HelpKey:  sgr(p.HelpKey, "", bold),
-		HelpDesc: sgr(p.HelpDesc, ""),
-		Notice:   sgr(p.Notice, "", bold),
-		Error:    sgr(p.Error, "", bold),
+		Notice: look(p.Notice, "", bold),
 	}
 	for _, b := range agentstate.Badges() {
 		st := string(b)
 		c := p.Badge(st)
-		s.Badge[st] = fg(c).Bold(true)
-		s.SGR.Badge[st] = sgr(c, "", bold)
+		s.Badge[st] = look(c, "", bold)
+		s.OverlayBadge[st] = look(c, p.OverlayBg, bold)
 	}
 	return s
 }
@@ -208,10 +170,10 @@ func (p Palette) TerminalColors() (fg, bg color.Color) {
 		fg, bg = color.Black, color.White
 	}
 	if p.Fg != "" {
-		fg = lipColor(p.Fg)
+		fg = Color(p.Fg)
 	}
 	if p.Bg != "" {
-		bg = lipColor(p.Bg)
+		bg = Color(p.Bg)
 	}
 	return fg, bg
 }
@@ -222,7 +184,7 @@ func isLight(c string) bool {
 	if c == "" {
 		return false
 	}
-	r, g, b, _ := lipColor(c).RGBA()
+	r, g, b, _ := Color(c).RGBA()
 	lum := 0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)
 	return lum > 0.5*0xffff
 }

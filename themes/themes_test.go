@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
@@ -66,49 +69,55 @@ func TestTokensCoverUI(t *testing.T) {
 func TestStyles(t *testing.T) {
 	p, _ := Builtin("dark")
 	s := p.Styles()
-	if s.SGR.Reset != "\x1b[m" {
-		t.Errorf("Reset = %q", s.SGR.Reset)
+	rgb := func(c color.Color) [3]uint32 {
+		if c == nil {
+			return [3]uint32{1 << 31}
+		}
+		r, g, b, _ := c.RGBA()
+		return [3]uint32{r >> 8, g >> 8, b >> 8}
 	}
 	// #4a4d5e is the dark border colour.
-	if s.SGR.Border != "\x1b[0;38;2;74;77;94m" {
-		t.Errorf("Border SGR = %q", s.SGR.Border)
+	if got := rgb(s.Border.Fg); got != [3]uint32{74, 77, 94} || s.Border.Bg != nil || s.Border.Attrs != 0 {
+		t.Errorf("Border = %+v (rgb %v)", s.Border, got)
 	}
 	for _, b := range agentstate.Badges() {
 		st := string(b)
-		if _, ok := s.Badge[st]; !ok {
+		v, ok := s.Badge[st]
+		if !ok {
 			t.Errorf("no badge style for %s", st)
 		}
-		if v := s.SGR.BadgeSGR(st); !strings.HasPrefix(v, "\x1b[0;1;38;2;") {
-			t.Errorf("badge SGR for %s = %q", st, v)
+		if v.Attrs != uv.AttrBold || v.Fg == nil || rgb(v.Fg) != rgb(Color(p.Badge(st))) {
+			t.Errorf("badge style for %s = %+v", st, v)
+		}
+		if o := s.OverlayBadge[st]; rgb(o.Fg) != rgb(v.Fg) || rgb(o.Bg) != rgb(Color(p.OverlayBg)) {
+			t.Errorf("overlay badge for %s = %+v", st, o)
 		}
 	}
-	if s.SGR.BadgeSGR("bogus") != s.SGR.Muted {
+	if s.BadgeStyle("bogus") != s.Muted {
 		t.Error("unknown state does not fall back to muted")
 	}
-	if got := s.BadgeStyle("running").Render("x"); !strings.Contains(got, "38;2;152;214;143") {
-		t.Errorf("running badge renders %q", got)
+	if got := rgb(s.BadgeStyle("running").Fg); got != [3]uint32{152, 214, 143} {
+		t.Errorf("running badge colour = %v", got)
 	}
-	if s.SGR.StatusStale == s.SGR.StatusEntry {
+	if s.StatusStale.Attrs&uv.AttrFaint == 0 || s.StatusEntry.Attrs&uv.AttrFaint != 0 {
 		t.Error("stale entries are not dimmed")
 	}
-	every := []string{s.SGR.Base, s.SGR.Muted, s.SGR.Accent, s.SGR.Border, s.SGR.BorderFocused, s.SGR.BorderWaiting,
-		s.SGR.Title, s.SGR.TitleFocused, s.SGR.StatusLine, s.SGR.StatusCounts, s.SGR.StatusEntry, s.SGR.StatusStale,
-		s.SGR.Overlay, s.SGR.OverlayBorder, s.SGR.OverlayTitle, s.SGR.OverlaySelect, s.SGR.HelpKey, s.SGR.HelpDesc,
-		s.SGR.Notice, s.SGR.Error}
-	for i, v := range every {
-		if !strings.HasPrefix(v, "\x1b[0") || !strings.HasSuffix(v, "m") {
-			t.Errorf("SGR %d = %q is not a reset-prefixed SGR sequence", i, v)
+	// Every part of the status line keeps its background.
+	for i, v := range []uv.Style{s.StatusLine, s.StatusCounts, s.StatusWaiting, s.StatusFailed, s.StatusEntry,
+		s.StatusStale, s.StatusFocus, s.StatusSep} {
+		if rgb(v.Bg) != rgb(Color(p.StatusBg)) {
+			t.Errorf("status style %d has background %v, want status_bg", i, rgb(v.Bg))
 		}
 	}
 	// Default colours leave the terminal's own colours alone.
-	if got := (Palette{}).Styles().SGR.Border; got != "\x1b[0m" {
-		t.Errorf("empty palette border SGR = %q", got)
+	if got := (Palette{}).Styles().Border; got.Fg != nil || got.Bg != nil {
+		t.Errorf("empty palette border = %+v", got)
 	}
-	if got := (Palette{Border: "4"}).Styles().SGR.Border; got != "\x1b[0;34m" {
-		t.Errorf("ANSI 4 border SGR = %q", got)
+	if got := (Palette{Border: "4"}).Styles().Border.Fg; got != ansi.BasicColor(4) {
+		t.Errorf("ANSI 4 border colour = %#v", got)
 	}
-	if got := (Palette{Border: "208"}).Styles().SGR.Border; got != "\x1b[0;38;5;208m" {
-		t.Errorf("ANSI 208 border SGR = %q", got)
+	if got := (Palette{Border: "208"}).Styles().Border.Fg; got != ansi.IndexedColor(208) {
+		t.Errorf("ANSI 208 border colour = %#v", got)
 	}
 }
 

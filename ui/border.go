@@ -69,7 +69,7 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 		}
 	}
 	if l.badge != "" {
-		badge = piece{sanitizeLabel(l.badge) + " ", c.badgeStyle(l.badgeSGR)}
+		badge = piece{sanitizeLabel(l.badge) + " ", l.badgeSt}
 		if bw := ansi.StringWidth(badge.text); used+bw > avail {
 			badge = piece{}
 		} else {
@@ -113,20 +113,6 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 		dst = termrt.AppendText(dst, right.text, right.st)
 	}
 	return append(dst, st.Cell("─", 1), st.Cell("┐", 1))
-}
-
-// badgeStyle is the cell style of a badge's SGR prefix, worked out once per
-// prefix.
-func (c *composer) badgeStyle(sgr string) termrt.Style {
-	if st, ok := c.badges[sgr]; ok {
-		return st
-	}
-	if c.badges == nil {
-		c.badges = map[string]termrt.Style{}
-	}
-	st := styleOf(sgr)
-	c.badges[sgr] = st
-	return st
 }
 
 // sanitizeLabel makes text safe for a border or a notification with the

@@ -21,20 +21,20 @@ type paneFrame struct {
 	label  paneLabel
 	// mark highlights a search match: content row, cell column, width.
 	mark *matchMark
-	// focused and waiting select the border colour; else accent (an SGR
+	// focused and waiting select the border colour; else accent (the
 	// colour the pane's program chose through tmux styles), if set.
 	focused, waiting bool
-	accent           string
+	accent           vterm.Color
 }
 
 // paneLabel is the text drawn into a pane's top border.
 type paneLabel struct {
-	number   string // "0" for the main view, "1".. for agents
-	title    string
-	badge    string // state and elapsed time, e.g. "● running 12s"
-	badgeSGR string // SGR prefix colouring the badge by state
-	entries  []string
-	right    string // right-aligned extra, e.g. the scrollback position
+	number  string // "0" for the main view, "1".. for agents
+	title   string
+	badge   string       // state and elapsed time, e.g. "● running 12s"
+	badgeSt termrt.Style // the badge's look, by state
+	entries []string
+	right   string // right-aligned extra, e.g. the scrollback position
 }
 
 // matchMark is a search match to highlight in a pane's content.
@@ -45,43 +45,20 @@ type matchMark struct{ row, col, width int }
 type frameInput struct {
 	width, height int
 	panes         []paneFrame
-	status        string // the rendered status line for the bottom row
+	status        line   // the status line for the bottom row
 	notice        string // when set, the whole frame is this one line
-}
-
-// frameStyles are the raw SGR prefixes composition writes; they come from
-// the theme once, so the hot path never runs a style renderer.
-type frameStyles struct {
-	border, borderFocus, borderWaiting string
-	title, titleFocus                  string
-	number, numberFocus                string
-	entry, muted                       string
-	match                              string // a search match
 }
 
 const sgrReset = "\x1b[m"
 
-// frameLooks are frameStyles as cell styles, worked out once.
+// frameLooks are the cell styles composition draws borders and labels
+// with, from the theme.
 type frameLooks struct {
 	border, borderFocus, borderWaiting termrt.Style
 	title, titleFocus                  termrt.Style
 	number, numberFocus                termrt.Style
 	entry, muted                       termrt.Style
-	match                              termrt.Style
-}
-
-func newFrameLooks(s frameStyles) frameLooks {
-	l := frameLooks{
-		border: styleOf(s.border), borderFocus: styleOf(s.borderFocus), borderWaiting: styleOf(s.borderWaiting),
-		title: styleOf(s.title), titleFocus: styleOf(s.titleFocus),
-		number: styleOf(s.number), numberFocus: styleOf(s.numberFocus),
-		entry: styleOf(s.entry), muted: styleOf(s.muted),
-		match: styleOf(s.match),
-	}
-	if s.match == "" {
-		l.match = termrt.Style{Attrs: vterm.AttrReverse}
-	}
-	return l
+	match                              termrt.Style // a search match; the zero look reverses
 }
 
 // composer builds frames onto one canvas, which it keeps: a frame redraws
@@ -90,13 +67,11 @@ func newFrameLooks(s frameStyles) frameLooks {
 // size or the boxes changed. It keeps its buffers between frames, so
 // composing allocates nothing in the steady state.
 type composer struct {
-	styles frameStyles
-	looks  *frameLooks // styles as cell styles, made on first use
-	cv     termrt.Canvas
+	looks frameLooks
+	cv    termrt.Canvas
 	// bords caches each pane's border cells, by index in the input: most
 	// frames change a pane's content, not its label.
-	bords  []borderCache
-	badges map[string]termrt.Style // badge SGR prefix -> its cell style
+	bords []borderCache
 	// borderGen numbers border redraws across panes.
 	borderGen uint64
 	// drawn is what each pane of the last frame put on the canvas; valid
@@ -104,8 +79,8 @@ type composer struct {
 	drawn   []paneDrawn
 	valid   bool
 	overlap bool // boxes of the last frame overlap: always draw all
-	// The status line as cells, and the string they were decoded from.
-	status      string
+	// The status line as cells, and the spans they were drawn from.
+	status      line
 	statusW     int
 	statusCells []vterm.Cell
 }
@@ -125,10 +100,6 @@ type paneDrawn struct {
 // cells; the last row is the status line) and returns it. The canvas stays
 // the composer's: it is valid until the next compose.
 func (c *composer) compose(in *frameInput) *termrt.Canvas {
-	if c.looks == nil {
-		l := newFrameLooks(c.styles)
-		c.looks = &l
-	}
 	cv := &c.cv
 	if in.notice != "" || in.width <= 0 || in.height <= 0 {
 		cv.Resize(in.width, min(in.height, 1))
@@ -162,9 +133,11 @@ func (c *composer) compose(in *frameInput) *termrt.Canvas {
 		c.drawPane(cv, i, p, paneH, full)
 	}
 
-	if full || c.statusCells == nil || in.status != c.status || w != c.statusW {
+	if full || c.statusCells == nil || !slices.Equal(in.status, c.status) || w != c.statusW {
+		// The status line's spans are never changed once built (the model
+		// caches them until it builds new ones), so keeping them is safe.
 		c.status, c.statusW = in.status, w
-		c.statusCells = decodeStyled(in.status, w)
+		c.statusCells = in.status.appendCells(c.statusCells[:0], w, termrt.Style{})
 		cv.Put(h-1, 0, w, c.statusCells)
 	}
 	c.valid = true
@@ -197,8 +170,8 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		st = c.looks.borderWaiting
 	case p.focused:
 		st = c.looks.borderFocus
-	case p.accent != "":
-		st = c.badgeStyle(p.accent) // the same cache of SGR prefixes
+	case p.accent != vterm.DefaultColor:
+		st = termrt.Style{Fg: p.accent}
 	}
 	bc := c.borders(i, b.W, p, st)
 	right := b.X + b.W
@@ -257,7 +230,11 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		m := *mk
 		d.mark = &m
 		if (all || markRow == mk.row) && mk.row >= 0 && mk.row < h && b.Y+1+mk.row < limit {
-			highlight(cv, b.Y+1+mk.row, b.X+1+mk.col, min(mk.width, w-mk.col), c.looks.match)
+			match := c.looks.match
+			if match == (termrt.Style{}) {
+				match = termrt.Style{Attrs: vterm.AttrReverse}
+			}
+			highlight(cv, b.Y+1+mk.row, b.X+1+mk.col, min(mk.width, w-mk.col), match)
 		}
 	}
 }
@@ -323,7 +300,7 @@ func (c *composer) borders(i, w int, p *paneFrame, st termrt.Style) *borderCache
 	bc := &c.bords[i]
 	l, k := &p.label, &bc.label
 	if !bc.valid || bc.w != w || bc.st != st || bc.focused != p.focused || bc.waiting != p.waiting ||
-		l.number != k.number || l.title != k.title || l.badge != k.badge || l.badgeSGR != k.badgeSGR ||
+		l.number != k.number || l.title != k.title || l.badge != k.badge || l.badgeSt != k.badgeSt ||
 		l.right != k.right || !slices.Equal(l.entries, k.entries) {
 		bc.top = c.borderTop(bc.top[:0], w, p, st)
 		if !bc.valid || bc.w != w || bc.st != st {

@@ -58,15 +58,23 @@ func newBench16(tb testing.TB) *bench16 {
 		b.in.panes = append(b.in.panes, paneFrame{
 			id: "a" + strconv.Itoa(i), box: box, term: t, view: new(vterm.Frame), focused: i == 0, waiting: i == 5,
 			label: paneLabel{number: strconv.Itoa(i), title: "agent " + strconv.Itoa(i) + " refactoring the parser",
-				badge: "● running 12s", badgeSGR: "\x1b[32m", entries: []string{"Bash: go test ./..."}},
+				badge: "● running 12s", badgeSt: termrt.Style{Fg: vterm.IndexedColor(2)}, entries: []string{"Bash: go test ./..."}},
 		})
 	}
 	b.in.width, b.in.height = w, h
-	b.in.status = hooks.RenderStatusLine(hooks.StatusLineInput{
+	ui := newUIStyles(testStyles())
+	b.in.status = ui.statusLine(hooks.RenderStatusLine(hooks.StatusLineInput{
 		Counts: agentstate.Counts{Running: 12, Waiting: 1, Done: 2, Queued: 4}, Focus: "main",
 		Entries: []hooks.StatusEntry{{Key: "build", Text: "✓ green"}, {Key: "ci", Text: "3/4 jobs"}},
-	}, w)
+	}, w))
 	return b
+}
+
+// benchLooks are the border looks the benchmarks draw with.
+var benchLooks = frameLooks{
+	border:        termrt.Style{Fg: vterm.IndexedColor(240)},
+	borderFocus:   termrt.Style{Fg: vterm.IndexedColor(39)},
+	borderWaiting: termrt.Style{Fg: vterm.IndexedColor(214)},
 }
 
 // copyViews takes every pane's copy of its terminal, as each refresh does.
@@ -114,7 +122,7 @@ func BenchmarkCompose16(b *testing.B) {
 	for _, cs := range cases {
 		b.Run(cs.name, func(b *testing.B) {
 			bf := newBench16(b)
-			c := composer{styles: frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m"}}
+			c := composer{looks: benchLooks}
 			bf.copyViews()
 			frame := c.compose(&bf.in)
 			b.SetBytes(int64(len(frame.Cells)))
@@ -154,7 +162,7 @@ func TestBench16FrameIsWellFormed(t *testing.T) {
 // screen and the mirror take, and the writer's diff.
 func BenchmarkEchoFrame16(b *testing.B) {
 	bf := newBench16(b)
-	c := composer{styles: frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m"}}
+	c := composer{looks: benchLooks}
 	bf.copyViews()
 	d := termrt.NewDiff(colorprofile.TrueColor, "xterm-256color", false)
 	var scr, mirror termrt.Canvas
@@ -185,7 +193,7 @@ func BenchmarkEchoFrame16(b *testing.B) {
 // every cell sent again after a clear.
 func BenchmarkFullRedraw16(b *testing.B) {
 	bf := newBench16(b)
-	c := composer{styles: frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m"}}
+	c := composer{looks: benchLooks}
 	bf.copyViews()
 	d := termrt.NewDiff(colorprofile.TrueColor, "xterm-256color", false)
 	var scr, mirror termrt.Canvas

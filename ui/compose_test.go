@@ -90,7 +90,7 @@ func TestComposeBordersTitlesBadges(t *testing.T) {
 			{id: "a2", box: layout.Rect{X: 16, Y: 3, W: 14, H: 3}, view: a2, waiting: true,
 				label: paneLabel{number: "2", title: "test"}},
 		},
-		status: "1 running",
+		status: plain("1 running"),
 	}
 	var c composer
 	frame := c.compose(&in)
@@ -106,8 +106,8 @@ func TestComposeBordersTitlesBadges(t *testing.T) {
 }
 
 func TestComposeStylesFocusAndWaiting(t *testing.T) {
-	st := frameStyles{border: "\x1b[31m", borderFocus: "\x1b[32m", borderWaiting: "\x1b[33m"}
-	c := composer{styles: st}
+	st := frameLooks{border: termrt.Style{Fg: vterm.IndexedColor(1)}, borderFocus: termrt.Style{Fg: vterm.IndexedColor(2)}, borderWaiting: termrt.Style{Fg: vterm.IndexedColor(3)}}
+	c := composer{looks: st}
 	mk := func(focused, waiting bool) vterm.Cell {
 		in := frameInput{width: 10, height: 4, panes: []paneFrame{{id: "x", box: layout.Rect{W: 10, H: 3}, focused: focused, waiting: waiting, label: paneLabel{number: "1"}}}}
 		return c.compose(&in).Row(1)[0]
@@ -124,7 +124,7 @@ func TestComposeStylesFocusAndWaiting(t *testing.T) {
 	// A program's own colour (tmux pane styles) marks the pane while it is
 	// neither focused nor waiting.
 	accent := func(focused bool) vterm.Cell {
-		in := frameInput{width: 10, height: 4, panes: []paneFrame{{id: "x", box: layout.Rect{W: 10, H: 3}, focused: focused, accent: "\x1b[34m", label: paneLabel{number: "1"}}}}
+		in := frameInput{width: 10, height: 4, panes: []paneFrame{{id: "x", box: layout.Rect{W: 10, H: 3}, focused: focused, accent: accentColor("4"), label: paneLabel{number: "1"}}}}
 		return c.compose(&in).Row(1)[0]
 	}
 	if got := accent(false); got.Fg != vterm.IndexedColor(4) {
@@ -133,10 +133,18 @@ func TestComposeStylesFocusAndWaiting(t *testing.T) {
 	if got := accent(true); got.Fg != vterm.IndexedColor(2) {
 		t.Errorf("focus should win over the accent, got %+v", got)
 	}
+	for in, want := range map[string]vterm.Color{
+		"#ff8800": vterm.RGBColor(255, 136, 0), "208": vterm.IndexedColor(208), "": vterm.DefaultColor,
+		"256": vterm.DefaultColor, "\x1b[34m": vterm.DefaultColor, "#ff88": vterm.DefaultColor,
+	} {
+		if got := accentColor(in); got != want {
+			t.Errorf("accentColor(%q) = %v, want %v", in, got, want)
+		}
+	}
 }
 
 func TestBorderTopTruncation(t *testing.T) {
-	c := composer{looks: &frameLooks{}}
+	c := composer{}
 	tests := []struct {
 		name  string
 		w     int
@@ -287,8 +295,8 @@ func TestCanvasPutCutsWideCharacters(t *testing.T) {
 // frame where one pane printed marks only the rows that changed.
 func TestComposeRedrawsOnlyWhatChangedYetEqualsAFullDraw(t *testing.T) {
 	bf := newBench16(t)
-	st := frameStyles{border: "\x1b[38;5;240m", borderFocus: "\x1b[38;5;39m", borderWaiting: "\x1b[38;5;214m", match: "\x1b[7m"}
-	kept := composer{styles: st}
+	st := frameLooks{border: termrt.Style{Fg: vterm.IndexedColor(240)}, borderFocus: termrt.Style{Fg: vterm.IndexedColor(39)}, borderWaiting: termrt.Style{Fg: vterm.IndexedColor(214)}, match: termrt.Style{Attrs: vterm.AttrReverse}}
+	kept := composer{looks: st}
 	bf.copyViews()
 	kept.compose(&bf.in).ClearDirty()
 	for i := range 60 {
@@ -312,13 +320,13 @@ func TestComposeRedrawsOnlyWhatChangedYetEqualsAFullDraw(t *testing.T) {
 			for j := range bf.in.panes {
 				bf.in.panes[j].focused = j == i%len(bf.in.panes)
 			}
-			bf.in.status = "status " + string(rune('a'+i%26))
+			bf.in.status = plain("status " + string(rune('a'+i%26)))
 		case 5: // a pane redraws everything
 			bf.redraw(bf.terms[i%len(bf.terms)])
 		}
 		bf.copyViews()
 		got := kept.compose(&bf.in)
-		fresh := composer{styles: st}
+		fresh := composer{looks: st}
 		want := fresh.compose(&bf.in)
 		if !slices.Equal(got.Cells, want.Cells) {
 			t.Fatalf("frame %d (change %d): the kept canvas differs from a full draw:\n%s\n--- want\n%s", i, i%6, screenText(got), screenText(want))

@@ -247,3 +247,20 @@ func cvOf(rows ...string) *termrt.Canvas {
 	}
 	return cv
 }
+
+// decodeStyled turns a line of styled text (at most w cells) into w cells,
+// blank-padded, with agentgrid's terminal emulator: the watcher's tests
+// compare what comes over the socket as text with cells.
+func decodeStyled(s string, w int) []vterm.Cell {
+	if w <= 0 {
+		return nil
+	}
+	t := vterm.New(w, 1, vterm.WithScrollback(0))
+	_, _ = t.Write([]byte(fitLine(s, w)))
+	var f vterm.Frame
+	t.Frame(&f, 0)
+	if len(f.Cells) == 0 {
+		return nil
+	}
+	return f.Cells[0]
+}

@@ -171,7 +171,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			box:     p.Box,
 			focused: a.ID == m.snap.Focus || (m.snap.Focus == "" && p.Focused),
 			waiting: a.State == agentstate.Waiting,
-			accent:  a.Accent,
+			accent:  accentColor(a.Accent),
 		}
 		s := m.scroll[a.ID]
 		termTitle := ""
@@ -197,10 +197,10 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			number = "0"
 		}
 		pf.label = paneLabel{
-			number:   number,
-			title:    title,
-			badge:    stateBadge(badgeOf(a), now),
-			badgeSGR: m.ui.badge(string(a.State)),
+			number:  number,
+			title:   title,
+			badge:   stateBadge(badgeOf(a), now),
+			badgeSt: m.ui.badge(string(a.State)),
 		}
 		var prev []string
 		if q := m.in.prevPane(i, a.ID); q != nil {
@@ -233,17 +233,18 @@ func (m *Model) setInput(in frameInput) {
 	m.baseDirty = true
 }
 
-// statusLine renders the bottom row, with the prefix indicator in front
-// while the prefix is armed.
-func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) string {
+// statusLine lays out the bottom row, with the prefix indicator in front
+// while the prefix is armed. The line it returns is never changed
+// afterwards: frame inputs and the composer keep it.
+func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) line {
 	w := m.width
 	lead := ""
 	if m.prefixArmed {
-		lead = m.ui.prefixSGR + " " + m.prefix + " " + sgrReset
-		w -= ansi.StringWidth(m.prefix) + 2
+		lead = " " + m.prefix + " "
+		w -= ansi.StringWidth(lead)
 	}
 	if w <= 0 {
-		return lead
+		return line{{text: lead, st: m.ui.prefix}}
 	}
 	k := statusKey{
 		counts:  m.snap.Counts,
@@ -254,14 +255,17 @@ func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) strin
 		maxW:    m.cfg.Status.MaxEntryWidth,
 	}
 	// The style comes from the theme, fixed for the model's life.
-	return m.status.get(k, func() string {
-		return lead + hooks.RenderStatusLine(hooks.StatusLineInput{
+	return m.status.get(k, func() line {
+		l := m.ui.statusLine(hooks.RenderStatusLine(hooks.StatusLineInput{
 			Counts:        k.counts,
 			Entries:       entries,
 			Focus:         focusTitle,
 			MaxEntryWidth: k.maxW,
-			Style:         m.ui.status,
-		}, w)
+		}, w))
+		if lead != "" {
+			l = append(line{{text: lead, st: m.ui.prefix}}, l...)
+		}
+		return l
 	})
 }
 
@@ -288,7 +292,7 @@ func badgeOf(a *control.AgentInfo) badgeInput {
 // sameInput reports whether two frame inputs draw the same frame.
 func sameInput(a, b *frameInput) bool {
 	if a.width != b.width || a.height != b.height || a.notice != b.notice ||
-		a.status != b.status || len(a.panes) != len(b.panes) {
+		!slices.Equal(a.status, b.status) || len(a.panes) != len(b.panes) {
 		return false
 	}
 	for i := range a.panes {
@@ -296,7 +300,7 @@ func sameInput(a, b *frameInput) bool {
 		if p.id != q.id || p.box != q.box || p.term != q.term || p.seq != q.seq ||
 			p.offset != q.offset || p.focused != q.focused || p.waiting != q.waiting ||
 			p.label.number != q.label.number || p.label.title != q.label.title ||
-			p.label.badge != q.label.badge || p.label.badgeSGR != q.label.badgeSGR ||
+			p.label.badge != q.label.badge || p.label.badgeSt != q.label.badgeSt ||
 			p.label.right != q.label.right || !slices.Equal(p.label.entries, q.label.entries) ||
 			(p.mark == nil) != (q.mark == nil) || (p.mark != nil && *p.mark != *q.mark) {
 			return false

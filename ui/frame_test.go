@@ -310,7 +310,7 @@ func TestWaitingRingsBellOnce(t *testing.T) {
 	}
 	// The waiting pane's border uses the waiting colour.
 	m.View()
-	if !hasStyled(m.base, "┌", styleOf(m.ui.frame.borderWaiting)) {
+	if !hasStyled(m.base, "┌", m.ui.frame.borderWaiting) {
 		t.Error("waiting border not highlighted")
 	}
 }

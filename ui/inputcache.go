@@ -26,7 +26,7 @@ type statusKey struct {
 // statusCache remembers the last rendered status line and its inputs.
 type statusCache struct {
 	key   statusKey
-	line  string
+	line  line
 	valid bool
 }
 
@@ -47,7 +47,7 @@ func sameStatusEntries(a, b []hooks.StatusEntry) bool {
 
 // get returns the cached line when k matches the inputs it was rendered
 // from, else renders it with render and remembers it.
-func (c *statusCache) get(k statusKey, render func() string) string {
+func (c *statusCache) get(k statusKey, render func() line) line {
 	if c.valid && c.key.counts == k.counts && c.key.focus == k.focus && c.key.lead == k.lead &&
 		c.key.width == k.width && c.key.maxW == k.maxW && sameStatusEntries(c.key.entries, k.entries) {
 		return c.line

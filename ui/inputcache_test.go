@@ -40,7 +40,7 @@ func TestAgentEntriesReusesUnchanged(t *testing.T) {
 func TestStatusCacheRendersOnlyOnChange(t *testing.T) {
 	var c statusCache
 	renders := 0
-	render := func() string { renders++; return "line" }
+	render := func() line { renders++; return plain("line") }
 	k := statusKey{counts: agentstate.Counts{Running: 2}, entries: []hooks.StatusEntry{{Key: "k", Text: "t"}}, focus: "f", width: 80}
 	for range 3 {
 		c.get(k, render)

@@ -128,7 +128,7 @@ func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() ti
 		baseDirty:    true,
 		tick:         tea.Tick,
 	}
-	m.comp.styles = m.ui.frame
+	m.comp.looks = m.ui.frame
 	return m
 }
 

@@ -133,7 +133,7 @@ func TestScrollbackModeKeysAndSearch(t *testing.T) {
 	if !strings.Contains(ansi.Strip(m.final.String()), "row 7") {
 		t.Error("the match is not on screen")
 	}
-	if !hasStyled(m.base, "row 7", styleOf(m.ui.frame.match)) {
+	if !hasStyled(m.base, "row 7", m.ui.frame.match) {
 		t.Error("the match is not highlighted")
 	}
 	// "row 1" matches rows 1 and 10..19: n goes on to an older match.

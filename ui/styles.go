@@ -1,24 +1,26 @@
 package ui
 
 import (
-	"charm.land/lipgloss/v2"
+	"image/color"
+	"strconv"
+	"strings"
+
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/hooks"
-	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/themes"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
-// uiStyles are the theme resolved once into the raw SGR prefixes the UI
-// writes, so drawing a frame never runs a style renderer.
+// uiStyles are the theme's styles as the cell styles the UI draws with,
+// converted once when the model is built.
 type uiStyles struct {
-	frame  frameStyles
-	status hooks.StatusLineStyle
-	badges map[string]string // state -> SGR prefix on the default background
-
-	prefixSGR string // the armed-prefix indicator in the status line
+	frame  frameLooks
+	status [hooks.NumStatusStyles]termrt.Style // by the status line's part
+	badges map[string]termrt.Style             // state -> its badge in a pane border
+	prefix termrt.Style                        // the armed-prefix indicator in the status line
 
 	// Overlay looks all carry the overlay background, so a widget is one
 	// solid block over the panes.
@@ -31,116 +33,116 @@ type uiStyles struct {
 	key      termrt.Style // key names in the help
 }
 
-// badge returns the SGR prefix of a state's badge in a pane border.
-func (s uiStyles) badge(state string) string { return s.badges[state] }
+// badge returns the look of a state's badge in a pane border.
+func (s uiStyles) badge(state string) termrt.Style { return s.badges[state] }
 
 // ovBadge returns the look of a state's badge inside an overlay.
 func (s uiStyles) ovBadge(state string) termrt.Style { return s.ovBadges[state] }
 
-// look builds a cell look from palette colours ("" is the terminal
-// default), as sgrStyle builds an SGR prefix.
-func look(fg, bg string, bold, faint, reverse bool) termrt.Style {
-	var st termrt.Style
-	if bold {
-		st.Attrs |= vterm.AttrBold
+// statusLine turns the status line's segments into spans, each part in its
+// style.
+func (s *uiStyles) statusLine(l hooks.StatusLine) line {
+	out := make(line, len(l))
+	for i, seg := range l {
+		out[i] = span{text: seg.Text, st: s.status[seg.Style]}
 	}
-	if faint {
-		st.Attrs |= vterm.AttrFaint
+	return out
+}
+
+// cellStyle is a theme style as a cell style: the same colours and
+// attributes, no escape sequence in between.
+func cellStyle(s uv.Style) termrt.Style {
+	st := termrt.Style{Fg: cellColor(s.Fg), Bg: cellColor(s.Bg)}
+	for _, a := range [...]struct {
+		uv   uint8
+		cell vterm.Attr
+	}{
+		{uv.AttrBold, vterm.AttrBold}, {uv.AttrFaint, vterm.AttrFaint}, {uv.AttrItalic, vterm.AttrItalic},
+		{uv.AttrBlink, vterm.AttrBlink}, {uv.AttrReverse, vterm.AttrReverse},
+		{uv.AttrConceal, vterm.AttrInvisible}, {uv.AttrStrikethrough, vterm.AttrStrikethrough},
+	} {
+		if s.Attrs&a.uv != 0 {
+			st.Attrs |= a.cell
+		}
 	}
-	if reverse {
-		st.Attrs |= vterm.AttrReverse
-	}
-	st.Fg, st.Bg = paletteColor(fg), paletteColor(bg)
 	return st
 }
 
-// paletteColor is a palette colour ("#rrggbb" or a palette index) as a
-// cell colour; "" is the default.
-func paletteColor(c string) vterm.Color {
-	if c == "" {
-		return 0
-	}
-	switch col := lipgloss.Color(c).(type) {
+// cellColor is a theme colour as a cell colour: a palette index stays an
+// index, anything else is its RGB value; nil is the default.
+func cellColor(c color.Color) vterm.Color {
+	switch col := c.(type) {
+	case nil:
+		return vterm.DefaultColor
 	case ansi.BasicColor:
 		return vterm.IndexedColor(uint8(col))
 	case ansi.IndexedColor:
 		return vterm.IndexedColor(uint8(col))
-	case nil:
-		return 0
 	default:
 		r, g, b, _ := col.RGBA()
 		return vterm.RGBColor(uint8(r>>8), uint8(g>>8), uint8(b>>8))
 	}
 }
 
-// sgrStyle builds a reset-prefixed SGR sequence from palette colours ("" is
-// the terminal default).
-func sgrStyle(fg, bg string, bold, faint, reverse bool) string {
-	st := ansi.Style{}.Reset()
-	if bold {
-		st = st.Bold()
+// accentColor is a pane's accent ("4", "#ff8800": the colour its program
+// chose through tmux styles) as a cell colour; anything else is the
+// default, and the border keeps the theme's colour.
+func accentColor(s string) vterm.Color {
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n <= 255 {
+		return vterm.IndexedColor(uint8(n))
 	}
-	if faint {
-		st = st.Faint()
+	if h, ok := strings.CutPrefix(s, "#"); ok && len(h) == 6 {
+		if v, err := strconv.ParseUint(h, 16, 32); err == nil {
+			return vterm.RGBColor(uint8(v>>16), uint8(v>>8), uint8(v))
+		}
 	}
-	if reverse {
-		st = st.Reverse(true)
-	}
-	if fg != "" {
-		st = st.ForegroundColor(lipgloss.Color(fg))
-	}
-	if bg != "" {
-		st = st.BackgroundColor(lipgloss.Color(bg))
-	}
-	return st.String()
+	return vterm.DefaultColor
 }
 
-// newUIStyles resolves the theme's styles for the UI.
+// newUIStyles converts the theme's styles for the UI.
 func newUIStyles(t themes.Styles) uiStyles {
-	p, g := t.Palette, t.SGR
+	c := cellStyle
 	s := uiStyles{
-		frame: frameStyles{
-			border:        g.Border,
-			borderFocus:   g.BorderFocused,
-			borderWaiting: g.BorderWaiting,
-			title:         g.Title,
-			titleFocus:    g.TitleFocused,
-			number:        sgrStyle(p.Accent, "", true, false, false),
-			numberFocus:   sgrStyle(p.BorderFocus, "", true, false, true),
-			entry:         g.Muted,
-			muted:         g.Muted,
-			match:         sgrStyle(p.Bg, p.Badge(string(agentstate.Waiting)), true, false, false),
+		frame: frameLooks{
+			border:        c(t.Border),
+			borderFocus:   c(t.BorderFocused),
+			borderWaiting: c(t.BorderWaiting),
+			title:         c(t.Title),
+			titleFocus:    c(t.TitleFocused),
+			number:        c(t.Number),
+			numberFocus:   c(t.NumberFocused),
+			entry:         c(t.Entry),
+			muted:         c(t.Muted),
+			match:         c(t.Match),
 		},
-		status: hooks.StatusLineStyle{
-			Base:    g.StatusLine,
-			Counts:  g.StatusCounts,
-			Waiting: sgrStyle(p.Badge(string(agentstate.Waiting)), p.StatusBg, true, false, false),
-			Failed:  sgrStyle(p.Badge(string(agentstate.Failed)), p.StatusBg, true, false, false),
-			Entry:   g.StatusEntry,
-			Stale:   g.StatusStale,
-			Focus:   sgrStyle(p.StatusFg, p.StatusBg, true, false, false),
-			Sep:     sgrStyle(p.StatusStale, p.StatusBg, false, false, false),
-		},
-		badges:    map[string]string{},
-		prefixSGR: sgrStyle(p.Accent, "", true, false, true),
-		// The theme's own overlay prefixes are read once, here.
+		badges: map[string]termrt.Style{},
+		prefix: c(t.Prefix),
 		box: boxStyle{
-			border: styleOf(g.OverlayBorder),
-			title:  styleOf(g.OverlayTitle),
-			text:   styleOf(g.Overlay),
-			hint:   look(p.Muted, p.OverlayBg, false, false, false),
+			border: c(t.OverlayBorder),
+			title:  c(t.OverlayTitle),
+			text:   c(t.Overlay),
+			hint:   c(t.OverlayMuted),
 		},
 		ovBadges: map[string]termrt.Style{},
-		muted:    look(p.Muted, p.OverlayBg, false, false, false),
-		errLook:  look(p.Error, p.OverlayBg, true, false, false),
-		selected: styleOf(g.OverlaySelect),
-		title:    styleOf(g.OverlayTitle),
-		key:      look(p.HelpKey, p.OverlayBg, true, false, false),
+		muted:    c(t.OverlayMuted),
+		errLook:  c(t.OverlayError),
+		selected: c(t.OverlaySelected),
+		title:    c(t.OverlayTitle),
+		key:      c(t.HelpKey),
 	}
-	for _, b := range agentstate.Badges() {
-		st := string(b)
-		s.badges[st] = g.BadgeSGR(st)
-		s.ovBadges[st] = look(p.Badge(st), p.OverlayBg, true, false, false)
+	s.status[hooks.StyleBase] = c(t.StatusLine)
+	s.status[hooks.StyleCounts] = c(t.StatusCounts)
+	s.status[hooks.StyleWaiting] = c(t.StatusWaiting)
+	s.status[hooks.StyleFailed] = c(t.StatusFailed)
+	s.status[hooks.StyleEntry] = c(t.StatusEntry)
+	s.status[hooks.StyleStale] = c(t.StatusStale)
+	s.status[hooks.StyleFocus] = c(t.StatusFocus)
+	s.status[hooks.StyleSep] = c(t.StatusSep)
+	for st, v := range t.Badge {
+		s.badges[st] = c(v)
+	}
+	for st, v := range t.OverlayBadge {
+		s.ovBadges[st] = c(v)
 	}
 	return s
 }

@@ -55,8 +55,9 @@ type AgentInfo struct {
 	// Interrupted is set while the last stop of the agent was caused by the
 	// user interrupting it (Esc / ctrl+c).
 	Interrupted bool `json:"interrupted,omitempty"`
-	// Accent is the pane's border colour as an SGR sequence, set by the
-	// program through tmux's pane style options; "" for the theme's.
+	// Accent is the pane's border colour, a palette index "0".."255" or
+	// "#rrggbb" as in a theme, set by the program through tmux's pane style
+	// options; "" for the theme's.
 	Accent string `json:"accent,omitempty"`
 }
 

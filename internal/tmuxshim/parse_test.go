@@ -157,10 +157,11 @@ func TestSendKeysInput(t *testing.T) {
 
 func TestStyleForeground(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
-		{"bg=default,fg=blue", "\x1b[34m"},
-		{"fg=brightred", "\x1b[91m"},
-		{"fg=colour208,bold", "\x1b[38;5;208m"},
-		{"fg=#ff8800", "\x1b[38;2;255;136;0m"},
+		{"bg=default,fg=blue", "4"},
+		{"fg=brightred", "9"},
+		{"fg=colour208,bold", "208"},
+		{"fg=#FF8800", "#ff8800"},
+		{"fg=#ff88", ""},
 		{"fg=default", ""},
 		{"bg=red", ""},
 		{"fg=colour999", ""},

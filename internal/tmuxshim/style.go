@@ -10,40 +10,41 @@ var colourNames = map[string]int{
 }
 
 // StyleForeground reads the foreground of a tmux style ("bg=default,fg=blue",
-// "fg=colour208,bold", "fg=#ff8800") and returns it as an SGR sequence;
-// "" when the style sets no usable foreground. Only the parsed colour
-// reaches the SGR, never the style's text.
+// "fg=colour208,bold", "fg=#ff8800") and returns it as a colour in the
+// theme's notation: a palette index "0".."255" or "#rrggbb"; "" when the
+// style sets no usable foreground. Only the parsed colour is returned,
+// never the style's text.
 func StyleForeground(style string) string {
-	sgr := ""
+	fg := ""
 	for _, part := range strings.FieldsFunc(style, func(r rune) bool { return r == ',' || r == ' ' }) {
 		v, ok := strings.CutPrefix(part, "fg=")
 		if !ok {
 			continue
 		}
-		sgr = colourSGR(strings.ToLower(v))
+		fg = colour(strings.ToLower(v))
 	}
-	return sgr
+	return fg
 }
 
-func colourSGR(c string) string {
+func colour(c string) string {
 	if n, ok := colourNames[c]; ok {
-		return "\x1b[" + strconv.Itoa(30+n) + "m"
+		return strconv.Itoa(n)
 	}
 	if base, ok := strings.CutPrefix(c, "bright"); ok {
 		if n, ok := colourNames[base]; ok {
-			return "\x1b[" + strconv.Itoa(90+n) + "m"
+			return strconv.Itoa(8 + n)
 		}
 	}
 	for _, p := range []string{"colour", "color"} {
 		if v, ok := strings.CutPrefix(c, p); ok {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 255 {
-				return "\x1b[38;5;" + strconv.Itoa(n) + "m"
+				return strconv.Itoa(n)
 			}
 		}
 	}
 	if h, ok := strings.CutPrefix(c, "#"); ok && len(h) == 6 {
-		if v, err := strconv.ParseUint(h, 16, 32); err == nil {
-			return "\x1b[38;2;" + strconv.Itoa(int(v>>16)) + ";" + strconv.Itoa(int(v>>8&0xff)) + ";" + strconv.Itoa(int(v&0xff)) + "m"
+		if _, err := strconv.ParseUint(h, 16, 32); err == nil {
+			return "#" + h
 		}
 	}
 	return ""
