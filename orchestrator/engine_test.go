@@ -260,7 +260,7 @@ func TestMainViewExitKeepsTheSession(t *testing.T) {
 		t.Fatalf("main = %+v", m)
 	}
 	snap := e.Snapshot()
-	if snap.Main == nil || !strings.Contains(snap.Main.Term.Text(), "main-says-hi") || snap.Main.Box.Empty() {
+	if snap.Main == nil || !strings.Contains(paneText(snap.Main.Term), "main-says-hi") || snap.Main.Box.Empty() {
 		t.Fatalf("main view = %+v", snap.Main)
 	}
 	if len(snap.Agents) != 0 {

@@ -46,7 +46,7 @@ func TestPaneSignalFloodKeepsTheEngineAnswering(t *testing.T) {
 			if main == nil || main.Term == nil {
 				t.Fatal("no main view")
 			}
-			mainTerm := main.Term
+			mainTerm := main.Term.(readOnly).t
 			script := fmt.Sprintf("read go; i=0; while :; do %s; i=$((i+1)); done", fl.body)
 			flood := spawn(t, e, "sh", "-c", script)
 			// A session with many agents (waiting in the queue, not

@@ -387,13 +387,13 @@ func (e *Engine) publish() {
 		}
 		snap.Panes = append(snap.Panes, PaneView{
 			Agent: snap.Agents[index[id]],
-			Box:   a.box, Term: a.term, Number: i + 1, Focused: s.focus == id,
+			Box:   a.box, Term: reader(a.term), Number: i + 1, Focused: s.focus == id,
 		})
 	}
 	if m := s.main; m != nil {
 		m.focused.Store(s.focus == control.MainID)
 		in := m.info(nil, 0)
-		snap.Main = &PaneView{Agent: in, Box: m.box, Term: m.term, Focused: s.focus == control.MainID}
+		snap.Main = &PaneView{Agent: in, Box: m.box, Term: reader(m.term), Focused: s.focus == control.MainID}
 	}
 	e.snap.Store(snap)
 	if s.finished {

@@ -8,6 +8,7 @@ import (
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/vterm"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // Options configure an Engine.
@@ -60,14 +61,60 @@ type GroupWatcher interface {
 
 // PaneView is one pane for the UI to draw.
 type PaneView struct {
-	Agent   control.AgentInfo
-	Box     layout.Rect // outer box, border included
-	Term    *vterm.Terminal
+	Agent control.AgentInfo
+	Box   layout.Rect // outer box, border included
+	// Term reads the pane's terminal; nil for a pane without one. Input
+	// for the pane goes through the engine (Engine.Input), never here.
+	Term    PaneReader
 	Number  int
 	Focused bool
 }
 
-// Snapshot is a consistent, immutable view of the engine for the UI.
+// PaneReader is what a snapshot's reader may do with a pane's terminal:
+// copy its frame (rows, cursor and modes under one acquisition of its lock,
+// a synchronized update held back), read its size, modes and history, and
+// encode input for the program's current modes. Nothing can write to the
+// terminal through it; the engine's panes feed it from their PTYs.
+// *vterm.Terminal implements it (UI tests build snapshots with one).
+type PaneReader interface {
+	Frame(dst *vterm.Frame, offset int)
+	Size() (cols, rows int)
+	Modes() vterm.Modes
+	ScrollbackLen() int
+	Search(query string, fromLine int, backward bool) (line, col int, ok bool)
+	EncodeKey(k uv.Key) []byte
+	EncodeMouse(ev vterm.MouseEvent) []byte
+	EncodePaste(s string) []byte
+	EncodeFocus(focused bool) []byte
+}
+
+// readOnly hands a pane's terminal to the UI as a PaneReader: a struct of
+// one pointer, so storing it in the interface allocates nothing, and the UI
+// cannot assert its way back to the *vterm.Terminal.
+type readOnly struct{ t *vterm.Terminal }
+
+// reader is t as a PaneReader, nil for no terminal.
+func reader(t *vterm.Terminal) PaneReader {
+	if t == nil {
+		return nil
+	}
+	return readOnly{t}
+}
+
+func (r readOnly) Frame(dst *vterm.Frame, offset int) { r.t.Frame(dst, offset) }
+func (r readOnly) Size() (cols, rows int)             { return r.t.Size() }
+func (r readOnly) Modes() vterm.Modes                 { return r.t.Modes() }
+func (r readOnly) ScrollbackLen() int                 { return r.t.ScrollbackLen() }
+func (r readOnly) Search(query string, fromLine int, backward bool) (line, col int, ok bool) {
+	return r.t.Search(query, fromLine, backward)
+}
+func (r readOnly) EncodeKey(k uv.Key) []byte              { return r.t.EncodeKey(k) }
+func (r readOnly) EncodeMouse(ev vterm.MouseEvent) []byte { return r.t.EncodeMouse(ev) }
+func (r readOnly) EncodePaste(s string) []byte            { return r.t.EncodePaste(s) }
+func (r readOnly) EncodeFocus(focused bool) []byte        { return r.t.EncodeFocus(focused) }
+
+// Snapshot is a consistent, immutable view of the engine for the UI: plain
+// data, and each visible pane's terminal behind a PaneReader.
 type Snapshot struct {
 	Cols, Rows int
 	Layout     string

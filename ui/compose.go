@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentgrid/agentgrid/layout"
+	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 	"github.com/charmbracelet/x/ansi"
@@ -13,11 +14,11 @@ import (
 // paneFrame is everything composition needs to draw one pane.
 type paneFrame struct {
 	id     string
-	box    layout.Rect     // outer box, border included
-	term   *vterm.Terminal // the pane's terminal, nil for none
-	view   *vterm.Frame    // its copy for this frame; nil draws an empty pane
-	offset int             // scrollback offset; 0 follows the live screen
-	seq    uint64          // view.Seq: the content the copy shows
+	box    layout.Rect             // outer box, border included
+	term   orchestrator.PaneReader // the pane's terminal, nil for none
+	view   *vterm.Frame            // its copy for this frame; nil draws an empty pane
+	offset int                     // scrollback offset; 0 follows the live screen
+	seq    uint64                  // view.Seq: the content the copy shows
 	label  paneLabel
 	// mark highlights a search match: content row, cell column, width.
 	mark *matchMark

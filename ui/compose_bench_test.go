@@ -2,10 +2,11 @@ package ui
 
 import (
 	"fmt"
-	"github.com/charmbracelet/colorprofile"
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"

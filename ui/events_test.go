@@ -10,12 +10,13 @@ import (
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 func TestPasteIsBracketedWhenAsked(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
 	m.Update(tea.PasteMsg{Content: "a\nb"})
-	_, _ = m.snap.Main.Term.Write([]byte("\x1b[?2004h"))
+	_, _ = m.snap.Main.Term.(*vterm.Terminal).Write([]byte("\x1b[?2004h"))
 	m.Update(tea.PasteMsg{Content: "c"})
 	got := eng.takeInputs()
 	if len(got) != 2 || got[1] != "main:\x1b[200~c\x1b[201~" {
@@ -25,8 +26,8 @@ func TestPasteIsBracketedWhenAsked(t *testing.T) {
 
 func TestFocusEventsForwarded(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
-	_, _ = m.snap.Main.Term.Write([]byte("\x1b[?1004h"))
-	_, _ = m.snap.Panes[0].Term.Write([]byte("\x1b[?1004h"))
+	_, _ = m.snap.Main.Term.(*vterm.Terminal).Write([]byte("\x1b[?1004h"))
+	_, _ = m.snap.Panes[0].Term.(*vterm.Terminal).Write([]byte("\x1b[?1004h"))
 	m.Update(tea.BlurMsg{})
 	m.Update(tea.FocusMsg{})
 	// Moving focus between panes tells both.
@@ -96,7 +97,7 @@ func TestMouseModeFollowsPanes(t *testing.T) {
 	if m.View().MouseMode != tea.MouseModeCellMotion {
 		t.Fatal("default mouse mode")
 	}
-	_, _ = m.snap.Panes[1].Term.Write([]byte("\x1b[?1003h"))
+	_, _ = m.snap.Panes[1].Term.(*vterm.Terminal).Write([]byte("\x1b[?1003h"))
 	m.Update(frameMsg{})
 	if m.View().MouseMode != tea.MouseModeAllMotion {
 		t.Error("a pane asking for all motion did not get it")

@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -206,7 +207,7 @@ func TestFrameNotRecomposedWhenNothingChanged(t *testing.T) {
 		t.Error("frame changed without a change")
 	}
 	// Output in a pane changes its Seq: the frame is recomposed.
-	_, _ = eng.snap.Panes[0].Term.Write([]byte("more output"))
+	_, _ = eng.snap.Panes[0].Term.(*vterm.Terminal).Write([]byte("more output"))
 	m.Update(frameMsg{})
 	if !m.baseDirty {
 		t.Fatal("pane output did not mark the frame dirty")

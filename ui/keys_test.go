@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 func teaWindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
@@ -126,7 +127,7 @@ func TestPlainKeysReachFocusedPane(t *testing.T) {
 		t.Errorf("inputs = %q, want %q", got, want)
 	}
 	// The program asked for application cursor keys: arrows follow.
-	_, _ = m.snap.Main.Term.Write([]byte("\x1b[?1h"))
+	_, _ = m.snap.Main.Term.(*vterm.Terminal).Write([]byte("\x1b[?1h"))
 	press(t, m, "up")
 	if got := eng.takeInputs(); !slices.Equal(got, []string{"main:\x1bOA"}) {
 		t.Errorf("app-cursor up = %q", got)

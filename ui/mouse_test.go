@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -25,7 +26,7 @@ func TestClickFocusesPane(t *testing.T) {
 func TestClickForwardedWithPaneCoordinates(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
 	// a1 asks for SGR mouse reports; its content starts at (41,1).
-	_, _ = m.snap.Panes[0].Term.Write([]byte("\x1b[?1000h\x1b[?1006h"))
+	_, _ = m.snap.Panes[0].Term.(*vterm.Terminal).Write([]byte("\x1b[?1000h\x1b[?1006h"))
 	m.Update(tea.MouseClickMsg{X: 45, Y: 3, Button: tea.MouseLeft})
 	m.Update(tea.MouseReleaseMsg{X: 45, Y: 3, Button: tea.MouseLeft})
 	got := eng.takeInputs()
@@ -42,7 +43,7 @@ func TestClickForwardedWithPaneCoordinates(t *testing.T) {
 
 func TestWheelScrollsHistoryOrForwards(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
-	term := m.snap.Panes[0].Term
+	term := m.snap.Panes[0].Term.(*vterm.Terminal) // the fake engine's pane
 	for i := range 40 {
 		_, _ = term.Write([]byte("line " + string(rune('A'+i%26)) + "\r\n"))
 	}
@@ -73,7 +74,7 @@ func TestWheelScrollsHistoryOrForwards(t *testing.T) {
 
 func TestWheelInAltScreenSendsArrows(t *testing.T) {
 	m, eng := newTestModel(t, testSnapshot())
-	_, _ = m.snap.Panes[0].Term.Write([]byte("\x1b[?1049h\x1b[?1h"))
+	_, _ = m.snap.Panes[0].Term.(*vterm.Terminal).Write([]byte("\x1b[?1049h\x1b[?1h"))
 	m.Update(tea.MouseWheelMsg{X: 50, Y: 3, Button: tea.MouseWheelDown})
 	if got := eng.takeInputs(); !slices.Equal(got, []string{"a1:\x1bOB\x1bOB\x1bOB"}) {
 		t.Errorf("wheel in a full-screen program = %q", got)
@@ -87,7 +88,7 @@ func TestScrollbackModeKeysAndSearch(t *testing.T) {
 	snap := testSnapshot()
 	snap.Focus = "a1"
 	m, eng := newTestModel(t, snap)
-	term := m.snap.Panes[0].Term
+	term := m.snap.Panes[0].Term.(*vterm.Terminal) // the fake engine's pane
 	for i := range 50 {
 		_, _ = term.Write([]byte("row " + strconv.Itoa(i) + "\r\n"))
 	}
@@ -168,7 +169,7 @@ func TestScrollbackModeKeysAndSearch(t *testing.T) {
 
 func TestOutputKeepsScrolledViewAnchored(t *testing.T) {
 	m, _ := newTestModel(t, testSnapshot())
-	term := m.snap.Panes[0].Term
+	term := m.snap.Panes[0].Term.(*vterm.Terminal) // the fake engine's pane
 	for i := range 30 {
 		_, _ = term.Write([]byte("old " + strconv.Itoa(i) + "\r\n"))
 	}

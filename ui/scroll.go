@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
+	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
@@ -223,7 +224,7 @@ func (m *Model) wheelScroll(id string, up bool) {
 }
 
 // paneHasMouse reports whether the program in a pane asked for mouse reports.
-func paneHasMouse(t *vterm.Terminal) bool {
+func paneHasMouse(t orchestrator.PaneReader) bool {
 	return t != nil && t.Modes().Mouse != vterm.MouseNone
 }
 

@@ -138,7 +138,7 @@ func TestSyncUpdateTimesOut(t *testing.T) {
 // writes, never rows from two different writes.
 func TestFrameNeverMixesTwoWrites(t *testing.T) {
 	m, _ := newTestModel(t, testSnapshot())
-	term := m.snap.Main.Term
+	term := m.snap.Main.Term.(*vterm.Terminal) // the fake engine's pane
 	_, rows := term.Size()
 	stop := make(chan struct{})
 	done := make(chan struct{})
