@@ -140,14 +140,14 @@ func (e *Engine) stopAgent(a *agent) {
 	e.log.Info("agent closed", "agent", a.id, "was_visible", wasVisible)
 }
 
-// SendSettle is how long Send waits between a text and the Enter that
+// sendSettle is how long Send waits between a text and the Enter that
 // follows it, so that the program reads them as typing and a key, not as
 // one paste.
-const SendSettle = 50 * time.Millisecond
+const sendSettle = 50 * time.Millisecond
 
 // Send writes raw bytes to an agent's terminal (socket and CLI use it). A
 // final "\r" after text (`agentgrid send --enter`, MCP send_to_agent) goes
-// in a write of its own, SendSettle later: agent CLIs that tell a paste
+// in a write of its own, sendSettle later: agent CLIs that tell a paste
 // from typing by timing (Codex) take text and Enter in one write for a
 // pasted line, and do not submit it.
 func (e *Engine) Send(id string, data []byte) error {
@@ -158,7 +158,7 @@ func (e *Engine) Send(id string, data []byte) error {
 	if err := e.write(id, text, false); err != nil {
 		return err
 	}
-	time.Sleep(SendSettle)
+	time.Sleep(sendSettle)
 	return e.write(id, []byte("\r"), false)
 }
 

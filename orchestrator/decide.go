@@ -13,40 +13,40 @@ import (
 type actionKind int
 
 const (
-	// ActPlace puts a queued agent into a slot.
-	ActPlace actionKind = iota
-	// ActClose reclaims a finished agent's slot; its process is long gone.
-	ActClose
-	// ActResize sets a pane's terminal (its PTY, or the screen of a
+	// actPlace puts a queued agent into a slot.
+	actPlace actionKind = iota
+	// actClose reclaims a finished agent's slot; its process is long gone.
+	actClose
+	// actResize sets a pane's terminal (its PTY, or the screen of a
 	// finished agent) to Cols x Rows.
-	ActResize
-	// ActDefer keeps (or puts back) an agent in the queue, with a reason.
-	ActDefer
-	// ActStart starts a pending agent's process in a PTY of Cols x Rows.
-	ActStart
-	// ActHold keeps a pending agent from starting: a concurrency limit
+	actResize
+	// actDefer keeps (or puts back) an agent in the queue, with a reason.
+	actDefer
+	// actStart starts a pending agent's process in a PTY of Cols x Rows.
+	actStart
+	// actHold keeps a pending agent from starting: a concurrency limit
 	// (Reason) is reached.
-	ActHold
-	// ActStop ends an agent the user closed: it leaves the grid and the
+	actHold
+	// actStop ends an agent the user closed: it leaves the grid and the
 	// queue for good and its process group is ended.
-	ActStop
+	actStop
 )
 
 func (k actionKind) String() string {
 	switch k {
-	case ActPlace:
+	case actPlace:
 		return "place"
-	case ActClose:
+	case actClose:
 		return "close"
-	case ActResize:
+	case actResize:
 		return "resize"
-	case ActDefer:
+	case actDefer:
 		return "defer"
-	case ActStart:
+	case actStart:
 		return "start"
-	case ActHold:
+	case actHold:
 		return "hold"
-	case ActStop:
+	case actStop:
 		return "stop"
 	}
 	return "?"
@@ -65,9 +65,9 @@ type action struct {
 
 func (a action) String() string {
 	switch a.Kind {
-	case ActPlace:
+	case actPlace:
 		return fmt.Sprintf("%s %s slot %d %dx%d", a.Kind, a.Agent, a.Slot, a.Box.W, a.Box.H)
-	case ActResize, ActStart:
+	case actResize, actStart:
 		return fmt.Sprintf("%s %s %dx%d", a.Kind, a.Agent, a.Cols, a.Rows)
 	}
 	return fmt.Sprintf("%s %s (%s)", a.Kind, a.Agent, a.Reason)
@@ -202,7 +202,7 @@ func decideSpawnActions(st windowState, cfg decideConfig) decision {
 	for _, id := range st.Closes {
 		if !closed[id] {
 			closed[id] = true
-			d.Actions = append(d.Actions, action{Kind: ActStop, Agent: id, Reason: "closed by the user"})
+			d.Actions = append(d.Actions, action{Kind: actStop, Agent: id, Reason: "closed by the user"})
 		}
 	}
 	// A closed agent leaves its slot (the others move up) and the queue.

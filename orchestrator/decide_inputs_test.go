@@ -16,11 +16,11 @@ func plan(d decision) string {
 	var parts []string
 	for _, a := range d.Actions {
 		switch a.Kind {
-		case ActPlace:
+		case actPlace:
 			parts = append(parts, fmt.Sprintf("place %s@%d", a.Agent, a.Slot))
-		case ActResize:
+		case actResize:
 			parts = append(parts, fmt.Sprintf("resize %s %dx%d", a.Agent, a.Cols, a.Rows))
-		case ActStart:
+		case actStart:
 			parts = append(parts, fmt.Sprintf("start %s %dx%d", a.Agent, a.Cols, a.Rows))
 		default:
 			parts = append(parts, fmt.Sprintf("%s %s", a.Kind, a.Agent))
@@ -153,7 +153,7 @@ func TestDecideClosesShowsLimitsAndStarts(t *testing.T) {
 			if tc.reason != "" {
 				found := false
 				for _, a := range d.Actions {
-					if a.Kind == ActHold {
+					if a.Kind == actHold {
 						found = strings.Contains(a.Reason, tc.reason)
 						break
 					}

@@ -32,11 +32,11 @@ func (g *gridDecision) act(a action) { g.d.Actions = append(g.d.Actions, a) }
 // live one goes back to the queue.
 func (g *gridDecision) leave(a slotAgent, reason string) {
 	if a.Finished {
-		g.act(action{Kind: ActClose, Agent: a.ID, Reason: reason})
+		g.act(action{Kind: actClose, Agent: a.ID, Reason: reason})
 		g.closed++
 		return
 	}
-	g.act(action{Kind: ActDefer, Agent: a.ID, Reason: reason})
+	g.act(action{Kind: actDefer, Agent: a.ID, Reason: reason})
 	g.offscreen[a.ID] = true
 	g.deferred++
 }
@@ -121,7 +121,7 @@ func (g *gridDecision) arrange() {
 			g.d.WakeAt = ready
 			break
 		}
-		g.act(action{Kind: ActClose, Agent: g.vis[oldest].ID, Reason: "reclaimed for " + g.queue[0].ID})
+		g.act(action{Kind: actClose, Agent: g.vis[oldest].ID, Reason: "reclaimed for " + g.queue[0].ID})
 		g.closed++
 		g.vis[oldest] = slotAgent{}
 		g.place(g.queue[0])
@@ -139,7 +139,7 @@ func (g *gridDecision) arrange() {
 		default:
 			reason = fmt.Sprintf("grid full (%d of %d panes busy)", g.used(), capacity)
 		}
-		g.act(action{Kind: ActDefer, Agent: q.ID, Reason: reason})
+		g.act(action{Kind: actDefer, Agent: q.ID, Reason: reason})
 		g.offscreen[q.ID] = true
 	}
 	g.vis = slices.DeleteFunc(g.vis, func(a slotAgent) bool { return a.ID == "" })
@@ -168,11 +168,11 @@ func (g *gridDecision) finish(plan layout.Plan) {
 	for i, a := range g.vis {
 		d.Visible = append(d.Visible, a.ID)
 		if _, ok := g.placed[a.ID]; ok {
-			g.act(action{Kind: ActPlace, Agent: a.ID, Slot: i, Box: plan.Slots[i]})
+			g.act(action{Kind: actPlace, Agent: a.ID, Slot: i, Box: plan.Slots[i]})
 			nPlaced++
 		}
 		if c, ok := resizeTo(d.Plan.Slots[i], a.Cols, a.Rows); ok {
-			g.act(action{Kind: ActResize, Agent: a.ID, Slot: i, Box: d.Plan.Slots[i], Cols: c.W, Rows: c.H})
+			g.act(action{Kind: actResize, Agent: a.ID, Slot: i, Box: d.Plan.Slots[i], Cols: c.W, Rows: c.H})
 			nResized++
 		}
 	}
@@ -195,10 +195,10 @@ func (g *gridDecision) finish(plan layout.Plan) {
 		switch c, ok := resizeTo(d.Plan.Main, m.Cols, m.Rows); {
 		case m.Pending && !st.Closing:
 			cols, rows := startSize(d.Plan.Main)
-			g.act(action{Kind: ActStart, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: cols, Rows: rows})
+			g.act(action{Kind: actStart, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: cols, Rows: rows})
 			nStarted++
 		case !m.Pending && ok:
-			g.act(action{Kind: ActResize, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: c.W, Rows: c.H})
+			g.act(action{Kind: actResize, Agent: control.MainID, Slot: -1, Box: d.Plan.Main, Cols: c.W, Rows: c.H})
 			nResized++
 		}
 	}
@@ -252,12 +252,12 @@ func (g *gridDecision) starts(plan layout.Plan) int {
 			continue
 		}
 		if why := lim.blocked(p.Kind); why != "" {
-			g.act(action{Kind: ActHold, Agent: p.ID, Reason: why})
+			g.act(action{Kind: actHold, Agent: p.ID, Reason: why})
 			g.holds++
 			continue
 		}
 		lim.acquire(p.Kind)
-		g.act(action{Kind: ActStart, Agent: p.ID, Cols: cols, Rows: rows})
+		g.act(action{Kind: actStart, Agent: p.ID, Cols: cols, Rows: rows})
 		n++
 	}
 	return n

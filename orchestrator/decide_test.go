@@ -57,7 +57,7 @@ func summary(d decision) string {
 	var parts []string
 	for _, a := range d.Actions {
 		switch a.Kind {
-		case ActPlace, ActResize:
+		case actPlace, actResize:
 			parts = append(parts, fmt.Sprintf("%s %s@%d", a.Kind, a.Agent, a.Slot))
 		default:
 			parts = append(parts, fmt.Sprintf("%s %s", a.Kind, a.Agent))
@@ -209,7 +209,7 @@ func TestDecideSpawnActions(t *testing.T) {
 				t.Errorf("wake = %v, want %v", d.WakeAt, tc.wake)
 			}
 			if tc.reason != "" {
-				i := slices.IndexFunc(d.Actions, func(a action) bool { return a.Kind == ActDefer })
+				i := slices.IndexFunc(d.Actions, func(a action) bool { return a.Kind == actDefer })
 				if i < 0 || !strings.Contains(d.Actions[i].Reason, tc.reason) {
 					t.Errorf("defer reason = %+v, want it to contain %q", d.Actions, tc.reason)
 				}
@@ -220,10 +220,10 @@ func TestDecideSpawnActions(t *testing.T) {
 				t.Errorf("%d visible > capacity %d", len(d.Visible), tc.st.Area.W)
 			}
 			for _, a := range d.Actions {
-				if a.Kind == ActDefer && slices.Contains(d.Visible, a.Agent) {
+				if a.Kind == actDefer && slices.Contains(d.Visible, a.Agent) {
 					t.Errorf("%s is both visible and deferred", a.Agent)
 				}
-				if a.Kind == ActClose {
+				if a.Kind == actClose {
 					for _, v := range tc.st.Visible {
 						if v.ID == a.Agent && !v.Finished {
 							t.Errorf("running agent %s was closed", a.Agent)
@@ -268,7 +268,7 @@ func accountForEveryAgent(t *testing.T, linger time.Duration) {
 						seen[id]++
 					}
 					for _, a := range d.Actions {
-						if a.Kind == ActDefer || a.Kind == ActClose {
+						if a.Kind == actDefer || a.Kind == actClose {
 							seen[a.Agent]++
 						}
 					}

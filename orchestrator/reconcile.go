@@ -55,9 +55,9 @@ func (e *Engine) pass() (startFailed bool) {
 			continue
 		}
 		switch act.Kind {
-		case ActStop:
+		case actStop:
 			e.stopAgent(a)
-		case ActDefer:
+		case actDefer:
 			a.reason = act.Reason
 			switch {
 			case a.visible:
@@ -71,23 +71,23 @@ func (e *Engine) pass() (startFailed bool) {
 			default:
 				s.queue.SetReason(a.id, act.Reason)
 			}
-		case ActClose:
+		case actClose:
 			// A finished agent placed and reclaimed in the same pass comes
 			// straight from the queue.
 			s.queue.Remove(a.id)
 			a.queued, a.visible, a.box = false, false, layout.Rect{}
 			e.log.Info("pane reclaimed", "agent", a.id, "why", act.Reason)
 			e.bus.Publish(hooks.Event{Type: hooks.EventAgentClosed, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
-		case ActPlace:
+		case actPlace:
 			s.queue.Remove(a.id)
 			a.queued, a.visible, a.reason, a.placed = false, true, "", e.now()
-		case ActResize:
+		case actResize:
 			e.resizeTerm(a, act.Cols, act.Rows)
-		case ActStart:
+		case actStart:
 			if !e.startAgent(a, act.Cols, act.Rows) {
 				startFailed = true
 			}
-		case ActHold:
+		case actHold:
 			if a.limitWhy != act.Reason {
 				a.limitWhy = act.Reason
 				e.apply(a, evidence{Kind: evQueued, Why: act.Reason})
