@@ -61,11 +61,6 @@ type agent struct {
 	killWhy     string
 	accent      string // border colour ("4", "#ff8800") from tmux pane styles (tmuxops.go)
 
-	// focused tells the reader goroutine that this pane has the keyboard
-	// focus, so its output pokes the UI's fast channel (an echo is drawn
-	// without waiting behind other panes' frames).
-	focused atomic.Bool
-
 	// wantActivity asks the reader goroutine to report the next output; it
 	// is off while the agent is running, when the idle timer does the work.
 	wantActivity atomic.Bool

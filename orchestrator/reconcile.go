@@ -239,7 +239,10 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 				default:
 				}
 			}
-			if a.focused.Load() {
+			// The focused pane's output pokes the UI's fast channel (an
+			// echo is drawn without waiting behind other panes' frames);
+			// the published snapshot says which pane that is.
+			if e.snap.Load().Focus == a.id {
 				select {
 				case e.focusChanged <- struct{}{}:
 				default:
@@ -372,7 +375,6 @@ func (e *Engine) publish() {
 	}
 	index := make(map[string]int, len(s.order))
 	for i, a := range s.order {
-		a.focused.Store(s.focus == a.id && a.visible)
 		index[a.id] = i
 		in := a.info(queued[a.id], number[a.id])
 		snap.Agents = append(snap.Agents, in)
@@ -387,13 +389,12 @@ func (e *Engine) publish() {
 		}
 		snap.Panes = append(snap.Panes, PaneView{
 			Agent: snap.Agents[index[id]],
-			Box:   a.box, Term: reader(a.term), Number: i + 1, Focused: s.focus == id,
+			Box:   a.box, Term: reader(a.term), Number: i + 1,
 		})
 	}
 	if m := s.main; m != nil {
-		m.focused.Store(s.focus == control.MainID)
 		in := m.info(nil, 0)
-		snap.Main = &PaneView{Agent: in, Box: m.box, Term: reader(m.term), Focused: s.focus == control.MainID}
+		snap.Main = &PaneView{Agent: in, Box: m.box, Term: reader(m.term)}
 	}
 	e.snap.Store(snap)
 	if s.finished {

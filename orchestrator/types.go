@@ -65,9 +65,8 @@ type PaneView struct {
 	Box   layout.Rect // outer box, border included
 	// Term reads the pane's terminal; nil for a pane without one. Input
 	// for the pane goes through the engine (Engine.Input), never here.
-	Term    PaneReader
-	Number  int
-	Focused bool
+	Term   PaneReader
+	Number int
 }
 
 // PaneReader is what a snapshot's reader may do with a pane's terminal:
@@ -119,12 +118,16 @@ type Snapshot struct {
 	Cols, Rows int
 	Layout     string
 	Zoomed     bool
-	Focus      string
-	TooSmall   bool
-	Main       *PaneView           // nil if there is no main view
-	Panes      []PaneView          // visible agents, slot order
-	Agents     []control.AgentInfo // all agents (main excluded), in creation order
-	Counts     agentstate.Counts
+	// Focus is the pane that has the keyboard: "main" or a visible agent.
+	// It is the one record of focus: the UI's borders, keys, cursor and
+	// status line and the engine's fast poke for the focused pane's output
+	// all read it.
+	Focus    string
+	TooSmall bool
+	Main     *PaneView           // nil if there is no main view
+	Panes    []PaneView          // visible agents, slot order
+	Agents   []control.AgentInfo // all agents (main excluded), in creation order
+	Counts   agentstate.Counts
 	// Capacity is how many agent panes fit at the current size.
 	Capacity int
 	// WaitSeq counts transitions of any agent (main included) into waiting;

@@ -160,7 +160,7 @@ func (a *agentsOverlay) View() ([][]vterm.Cell, int, int) {
 		if !ag.Created.IsZero() {
 			age = coarseDuration(a.now.Sub(ag.Created))
 		}
-		text := sanitizeLabel(paneTitle(ag, ""))
+		text := sanitizeLabel(ag.Title)
 		if why = sanitizeLabel(why); why != "" {
 			text += " — " + why
 		}

@@ -50,7 +50,7 @@ func (m *Model) waitingTransitions(first bool) string {
 		if a.ID == m.snap.LastWaiting {
 			notified = true
 		}
-		msg := "agentgrid: " + paneTitle(a, "") + " is waiting"
+		msg := "agentgrid: " + a.Title + " is waiting"
 		if a.Why != "" && st == agentstate.Waiting {
 			msg += ": " + a.Why
 		}

@@ -155,7 +155,6 @@ func testSnapshot() orchestrator.Snapshot {
 	main := testPane(control.MainID, 0, agentstate.Running, layout.Rect{X: 0, Y: 0, W: 40, H: 23}, "$ ")
 	a1 := testPane("a1", 1, agentstate.Running, layout.Rect{X: 40, Y: 0, W: 40, H: 11}, "building\n")
 	a2 := testPane("a2", 2, agentstate.Idle, layout.Rect{X: 40, Y: 11, W: 40, H: 12}, "done?\n")
-	main.Focused = true
 	return orchestrator.Snapshot{
 		Cols: 80, Rows: 23, Layout: layout.MainVertical, Focus: control.MainID,
 		Main: &main, Panes: []orchestrator.PaneView{a1, a2},

@@ -114,18 +114,10 @@ func (m *Model) pane(id string) *orchestrator.PaneView {
 	return nil
 }
 
-// focusedPane returns the pane that receives keys, or nil.
-func (m *Model) focusedPane() *orchestrator.PaneView {
-	if p := m.pane(m.snap.Focus); p != nil {
-		return p
-	}
-	for _, p := range m.panes() {
-		if p.Focused {
-			return p
-		}
-	}
-	return nil
-}
+// focusedPane returns the pane that receives keys, or nil. The engine's
+// Snapshot.Focus is the one record of focus: the border, the cursor, the
+// status line's title and the keys all follow it.
+func (m *Model) focusedPane() *orchestrator.PaneView { return m.pane(m.snap.Focus) }
 
 // tooSmallNotice is the one-line notice shown instead of a broken drawing.
 func (m *Model) tooSmallNotice() string {
@@ -169,12 +161,11 @@ func (m *Model) buildInput(now time.Time) frameInput {
 		pf := paneFrame{
 			id:      a.ID,
 			box:     p.Box,
-			focused: a.ID == m.snap.Focus || (m.snap.Focus == "" && p.Focused),
+			focused: a.ID == m.snap.Focus,
 			waiting: a.State == agentstate.Waiting,
 			accent:  accentColor(a.Accent),
 		}
 		s := m.scroll[a.ID]
-		termTitle := ""
 		if p.Term != nil {
 			if view == nil {
 				view = new(vterm.Frame)
@@ -186,9 +177,11 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			// from this copy.
 			p.Term.Frame(view, pf.offset)
 			pf.term, pf.view, pf.seq = p.Term, view, view.Seq
-			termTitle = view.Modes.Title
 		}
-		title := paneTitle(a, termTitle)
+		// The engine names the pane (its title, else the title its program
+		// set, else its command): tmux's pane_title, agentgrid list and
+		// the border all show that one name.
+		title := a.Title
 		if pf.focused {
 			focusTitle = title
 		}
@@ -267,21 +260,6 @@ func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) line 
 		}
 		return l
 	})
-}
-
-// paneTitle is the name shown in a pane's border: the agent's title, else
-// the title its program set (termTitle), else its command.
-func paneTitle(a *control.AgentInfo, termTitle string) string {
-	if a.Title != "" {
-		return a.Title
-	}
-	if termTitle != "" {
-		return termTitle
-	}
-	if len(a.Argv) > 0 {
-		return a.Argv[0]
-	}
-	return a.ID
 }
 
 // badgeOf extracts the badge inputs of an agent.

@@ -229,7 +229,7 @@ func (m *Model) askClose(a control.AgentInfo) tea.Cmd {
 	if a.State.Finished() {
 		return closeCmd
 	}
-	q := fmt.Sprintf("Close %s (%s)? It is still %s.", id, sanitizeLabel(paneTitle(&a, "")), a.State)
+	q := fmt.Sprintf("Close %s (%s)? It is still %s.", id, sanitizeLabel(a.Title), a.State)
 	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd { return closeCmd }))
 	return nil
 }

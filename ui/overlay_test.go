@@ -19,7 +19,6 @@ import (
 func TestOverlayOverWideCharacters(t *testing.T) {
 	wide := strings.Repeat("日本語", 8) // the 48 columns of the pane
 	main := testPane(control.MainID, 0, agentstate.Idle, layout.Rect{W: 50, H: 8}, strings.TrimSuffix(strings.Repeat(wide+"\n", 5), "\n"))
-	main.Focused = true
 	snap := orchestrator.Snapshot{Cols: 50, Rows: 8, Layout: layout.MainVertical, Focus: control.MainID, Main: &main}
 	snap.Counts.Idle = 1
 	m, _ := newTestModel(t, snap)

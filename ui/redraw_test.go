@@ -21,7 +21,6 @@ func idleSession16(t *testing.T) *Model {
 	const w, h = 240, 70
 	plan := layout.Compute(layout.Rect{W: w, H: h - 1}, 16, layout.Options{Name: layout.Tiled, HasMain: true, Zoom: -1})
 	main := testPane(control.MainID, 0, agentstate.Idle, plan.Main, "bench$ ")
-	main.Focused = true
 	snap := orchestrator.Snapshot{Cols: w, Rows: h - 1, Layout: layout.Tiled, Focus: control.MainID, Main: &main}
 	for i, box := range plan.Slots {
 		p := testPane("a"+strconv.Itoa(i+1), i+1, agentstate.Idle, box, "bench$ ")

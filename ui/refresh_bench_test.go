@@ -20,7 +20,6 @@ func BenchmarkLabelRefresh16(b *testing.B) {
 	const w, h = 240, 70
 	plan := layout.Compute(layout.Rect{W: w, H: h - 1}, 15, layout.Options{Name: layout.Tiled, HasMain: true, MinAgentWidth: 20, MinAgentHeight: 5, Zoom: -1})
 	main := testPane(control.MainID, 0, agentstate.Idle, plan.Main, "$ ")
-	main.Focused = true
 	snap := orchestrator.Snapshot{Cols: w, Rows: h - 1, Layout: layout.Tiled, Focus: control.MainID, Main: &main}
 	for i, box := range plan.Slots {
 		p := testPane("a"+strconv.Itoa(i+1), i+1, agentstate.Running, box, "$ ")
