@@ -150,6 +150,16 @@ func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) error 
 		_ = tw.Flush()
 	}
 
+	if len(ex.Decisions) > 0 {
+		ew.printf("\nanswers to its hooks (oldest first):\n")
+		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		for _, d := range ex.Decisions {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", d.Time.Local().Format("15:04:05.000"), clean(d.Action+" at "+d.Point, 40),
+				orDash(clean(d.Tool, 40)), clean(d.Policy, 60), clean(d.Reason, 120))
+		}
+		_ = tw.Flush()
+	}
+
 	ew.printf("\nhistory (oldest first):\n")
 	if len(ex.History) == 0 {
 		ew.printf("  (no transitions recorded)\n")

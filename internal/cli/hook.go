@@ -36,7 +36,12 @@ notify program — turns it into a state signal for the agent in
 $AGENTGRID_AGENT_ID and sends it to the session in $AGENTGRID_SOCKET, with the
 agent's $AGENTGRID_TOKEN: an agent's hooks speak for that agent only.
 
-It prints nothing (an agent CLI may show hook output to its model) and always
+For the events a CLI takes an answer to (Claude Code's PreToolUse,
+PostToolUse, UserPromptSubmit and Stop, and Codex's) it asks the session's
+[[policies]] and prints the CLI's own answer: a deny with its reason, added
+context, or a block that keeps the turn going. With no decision, or none
+within a fifth of a second, it prints nothing and the CLI goes ahead.
+Otherwise it prints nothing (an agent CLI may show hook output to its model) and always
 exits 0. With no session listening it returns at once, without reading stdin;
 otherwise it gives up after a quarter of a second, so a broken session never
 holds the agent up. Problems go to the agentgrid log file.
@@ -49,15 +54,21 @@ claude); you do not need to configure it yourself.`,
 		SilenceUsage:       true,
 		SilenceErrors:      true,
 		RunE: func(_ *cobra.Command, args []string) error {
-			runHook(args, os.Stdin, os.Getenv, time.Now())
+			runHookTo(args, os.Stdin, os.Stdout, os.Getenv, time.Now())
 			return nil
 		},
 	})
 }
 
-// runHook does all of `agentgrid hook` and never fails: every problem is
-// logged and swallowed.
+// runHook is runHookTo for an event whose answer nobody reads.
 func runHook(args []string, stdin io.Reader, getenv func(string) string, start time.Time) {
+	runHookTo(args, stdin, io.Discard, getenv, start)
+}
+
+// runHookTo does all of `agentgrid hook` and never fails: every problem is
+// logged and swallowed. The CLI's answer, if the session decides one, goes
+// to stdout.
+func runHookTo(args []string, stdin io.Reader, stdout io.Writer, getenv func(string) string, start time.Time) {
 	if len(args) == 0 {
 		hookLog(getenv, "agentgrid hook: no agent CLI named; expected one of %s", strings.Join(registry.Adapters(), ", "))
 		return
@@ -98,6 +109,10 @@ func runHook(args []string, stdin io.Reader, getenv func(string) string, start t
 	sig, err := registry.Adapt(cli, payload)
 	if err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)
+		return
+	}
+	if ask, ok, err := registry.Ask(cli, payload); err == nil && ok {
+		answer(client, stdout, getenv, cli, id, sig, ask)
 		return
 	}
 	if sig.Empty() {

@@ -50,7 +50,8 @@ func TestRunHookSendsSignal(t *testing.T) {
 	sock, lines := hookListener(t)
 	state := t.TempDir()
 	env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a4", "XDG_STATE_HOME": state})
-	payload := `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"go test ./..."}}`
+	// An event without an answer channel is a notification.
+	payload := `{"hook_event_name":"PermissionRequest","session_id":"s","tool_name":"Bash","tool_input":{"command":"go test ./..."}}`
 	runHook([]string{"claude"}, strings.NewReader(payload), env, time.Now())
 	var line string
 	select {
@@ -69,7 +70,7 @@ func TestRunHookSendsSignal(t *testing.T) {
 	if err := json.Unmarshal(req.Params, &p); err != nil {
 		t.Fatal(err)
 	}
-	if p.ID != "a4" || p.CLI != "claude" || p.Signal.State != "running" || p.Signal.Status != "Bash: go test ./..." {
+	if p.ID != "a4" || p.CLI != "claude" || p.Signal.State != "waiting" || p.Signal.Status != "permission: Bash: go test ./..." {
 		t.Errorf("params = %+v", p)
 	}
 

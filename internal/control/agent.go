@@ -90,6 +90,19 @@ type Explanation struct {
 	History []Transition `json:"history"`
 	// Evidence lists the latest signal of each source, for the curious.
 	Evidence []Evidence `json:"evidence,omitempty"`
+	// Decisions are the session's recent answers to the agent's hooks
+	// (the [[policies]]), oldest first.
+	Decisions []Decided `json:"decisions,omitempty"`
+}
+
+// Decided is one answer the session gave an agent's hook, and why.
+type Decided struct {
+	Time   time.Time `json:"time"`
+	Point  string    `json:"point"`
+	Tool   string    `json:"tool,omitempty"`
+	Action string    `json:"action"`
+	Policy string    `json:"policy"`
+	Reason string    `json:"reason"`
 }
 
 // Evidence is the latest word of one source about an agent.

@@ -179,7 +179,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodStatusSet, MethodSessionScreen}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodStatusSet, MethodSessionScreen}
 }
 
 func isNull(b json.RawMessage) bool { return string(b) == "null" }
@@ -442,9 +442,6 @@ func handleExplain(ctx context.Context, s *Server, params json.RawMessage) (any,
 }
 
 func handleSignal(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
-	// The signal itself is decoded leniently: sessions live long, and an
-	// upgraded `agentgrid hook` that sends a field this session does not
-	// know must still get its state through.
 	var p struct {
 		ID     string          `json:"id"`
 		CLI    string          `json:"cli"`
@@ -453,27 +450,8 @@ func handleSignal(ctx context.Context, s *Server, params json.RawMessage) (any, 
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
 	}
-	var sig agentstate.Signal
-	if len(p.Signal) > 0 && !isNull(p.Signal) {
-		if err := json.Unmarshal(p.Signal, &sig); err != nil {
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) && te.Field != "" {
-				return nil, rpcErrorf(CodeInvalidParams, "invalid params: signal.%s must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
-			}
-			return nil, rpcErrorf(CodeInvalidParams, "invalid params: signal must be an object")
-		}
-	}
-	if p.ID == "" {
-		return nil, missing("id")
-	}
-	if p.CLI == "" {
-		return nil, missing("cli")
-	}
-	if sig.SubagentDelta < -maxSubagentDelta || sig.SubagentDelta > maxSubagentDelta {
-		return nil, rpcErrorf(CodeInvalidParams, "invalid params: signal.subagent_delta must be between %d and %d", -maxSubagentDelta, maxSubagentDelta)
-	}
-	// An agent's hooks speak for that agent only.
-	if e := may(ctx, GrantSignal, p.ID); e != nil {
+	sig, e := checkSignal(ctx, p.ID, p.CLI, p.Signal)
+	if e != nil {
 		return nil, e
 	}
 	// The engine records the source as "hook:<cli>".
@@ -481,6 +459,38 @@ func handleSignal(ctx context.Context, s *Server, params json.RawMessage) (any, 
 		return nil, engineError(ctx, err)
 	}
 	return OKResult{OK: true}, nil
+}
+
+// checkSignal decodes and checks the signal of agent.signal and
+// agent.decide, and whether the caller may signal for id.
+func checkSignal(ctx context.Context, id, cli string, raw json.RawMessage) (agentstate.Signal, *RPCError) {
+	// The signal itself is decoded leniently: sessions live long, and an
+	// upgraded `agentgrid hook` that sends a field this session does not
+	// know must still get its state through.
+	var sig agentstate.Signal
+	if len(raw) > 0 && !isNull(raw) {
+		if err := json.Unmarshal(raw, &sig); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field != "" {
+				return sig, rpcErrorf(CodeInvalidParams, "invalid params: signal.%s must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+			}
+			return sig, rpcErrorf(CodeInvalidParams, "invalid params: signal must be an object")
+		}
+	}
+	if id == "" {
+		return sig, missing("id")
+	}
+	if cli == "" {
+		return sig, missing("cli")
+	}
+	if sig.SubagentDelta < -maxSubagentDelta || sig.SubagentDelta > maxSubagentDelta {
+		return sig, rpcErrorf(CodeInvalidParams, "invalid params: signal.subagent_delta must be between %d and %d", -maxSubagentDelta, maxSubagentDelta)
+	}
+	// An agent's hooks speak for that agent only.
+	if e := may(ctx, GrantSignal, id); e != nil {
+		return sig, e
+	}
+	return sig, nil
 }
 
 func handleStatusSet(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {

@@ -1,0 +1,52 @@
+package agentstate
+
+// Point is where in an agent's turn a hook event lets agentgrid answer: the
+// `on` of a [[policies]] entry.
+type Point string
+
+// The points at which a CLI accepts an answer.
+const (
+	PointPreTool  Point = "pre_tool"  // before a tool runs: a block denies it
+	PointPostTool Point = "post_tool" // after a tool ran: a hint adds context
+	PointPrompt   Point = "prompt"    // the user submitted a prompt
+	PointStop     Point = "stop"      // the turn is ending: a block makes it go on
+)
+
+// Points lists every Point, in the order of a turn.
+var Points = []Point{PointPreTool, PointPostTool, PointPrompt, PointStop}
+
+// Ask is what an answerable hook event asks the session: the point, the tool
+// and the files it touches, the prompt, or what the assistant said last.
+type Ask struct {
+	Point Point `json:"point"`
+	// Tool is the CLI's tool name ("Edit", "Bash"); empty at prompt and stop.
+	Tool string `json:"tool,omitempty"`
+	// Paths are the files the tool reads or writes, as the CLI gave them
+	// (absolute, or relative to Cwd).
+	Paths []string `json:"paths,omitempty"`
+	// Cwd is the CLI's working directory when it sent the event.
+	Cwd string `json:"cwd,omitempty"`
+	// Prompt is the text the user submitted (PointPrompt).
+	Prompt string `json:"prompt,omitempty"`
+	// Said is the assistant's last message (PointStop).
+	Said      string `json:"said,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+}
+
+// Action is what a decision asks the CLI to do.
+type Action string
+
+// The actions of a decision; "" lets the CLI go ahead.
+const (
+	ActionNone  Action = ""
+	ActionHint  Action = "hint"  // add the message to the model's context
+	ActionBlock Action = "block" // deny the tool or prompt, or keep the turn going
+)
+
+// Decision is the session's answer to an Ask. Message is what the model (or
+// the user) reads; Policy names the [[policies]] entries behind it.
+type Decision struct {
+	Action  Action `json:"action,omitempty"`
+	Message string `json:"message,omitempty"`
+	Policy  string `json:"policy,omitempty"`
+}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+// hookDecideBudget bounds the wait for the session's decision: a hook that
+// gets none in time lets the CLI go ahead (and logs the miss), so a slow
+// session never holds up a tool.
+const hookDecideBudget = 200 * time.Millisecond
+
+// answer sends an answerable event (its signal and what it asks) to the
+// session and prints the CLI's answer to the decision, if any.
+func answer(client *control.Client, stdout io.Writer, getenv func(string) string, cli, id string, sig agentstate.Signal, ask agentstate.Ask) {
+	ctx, cancel := context.WithTimeout(context.Background(), hookDecideBudget)
+	defer cancel()
+	d, err := client.Decide(ctx, control.DecideParams{ID: id, CLI: cli, Signal: sig, Ask: ask})
+	var rpcErr *control.RPCError
+	if errors.As(err, &rpcErr) && rpcErr.Code == control.CodeMethodNotFound {
+		// A session older than agent.decide: it still takes the signal.
+		if !sig.Empty() {
+			err = client.Notify(ctx, control.MethodAgentSignal, control.SignalParams{ID: id, CLI: cli, Signal: sig})
+		}
+		if err == nil {
+			return
+		}
+	}
+	if err != nil {
+		hookLog(getenv, "agentgrid hook %s for %s: no decision at %s, the agent goes ahead: %v", cli, id, ask.Point, err)
+		return
+	}
+	if out := registry.Answer(cli, ask, d); len(out) > 0 {
+		_, _ = stdout.Write(append(out, '\n'))
+	}
+}
