@@ -93,6 +93,7 @@ type Config struct {
 	Log          Log             `toml:"log"`
 	Startup      []Startup       `toml:"startup"`
 	Hooks        []Hook          `toml:"hooks"`
+	Policies     []Policy        `toml:"policies"`
 	Kinds        map[string]Kind `toml:"kinds"`
 }
 

@@ -114,6 +114,19 @@ level = "info"
 # run = ["notify-send", "agentgrid"]    # argv, no shell unless you write one
 # timeout = "5s"                        # a hook running longer is killed (up to 1h); empty means the default
 
+# Answers to the agent CLIs' own hooks (none by default), e.g.:
+# [[policies]]
+# name = "protect-secrets"
+# on = "pre_tool"                   # pre_tool | post_tool | prompt | stop
+# tools = ["Edit", "Write", "Bash"] # tool names; empty means every tool
+# paths = ["secrets/**", ".env"]    # globs against the tool's file paths, relative to the agent's cwd
+# kinds = []                        # limit to these kinds; empty means all
+# agents = []                       # limit to these agent ids ("main" is the main view); empty means all
+# action = "block"                  # block (deny the tool or prompt, or keep the turn going) | hint (add context)
+# message = "secrets/ and .env are off limits; ask the user"
+# [[policies]]
+# use = "delegation_nudge"          # built-in: after file tools in the main view, the next prompt carries one reminder
+
 # Presets for launching agent CLIs with agentgrid wired in. Each has:
 #   command      argv that starts the CLI (empty: $SHELL)
 #   prompt_args  appended when a prompt is given; "{prompt}" is replaced by it

@@ -178,6 +178,8 @@ func validate(cfg Config, themeDir string) []problem {
 		durBetween(p+".timeout", h.Timeout, MaxHookTimeout)
 	}
 
+	validatePolicies(cfg, bad)
+
 	for _, name := range sortedMapKeys(cfg.Kinds) {
 		k := cfg.Kinds[name]
 		p := "kinds." + name

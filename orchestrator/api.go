@@ -136,6 +136,7 @@ func (e *Engine) stopAgent(a *agent) {
 		e.apply(a, evidence{Kind: evExited, Time: a.ended, Killed: true, Why: "closed before it started"})
 	}
 	e.status.ClearAgent(a.id)
+	e.pol.Forget(a.id)
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentClosed, Time: e.now(), Session: e.opts.Session, Agent: a.ref("")})
 	e.log.Info("agent closed", "agent", a.id, "was_visible", wasVisible)
 }
@@ -347,6 +348,9 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 			// described: keep that reason and status.
 			why = a.f.Why
 		}
+		if sig.SessionEnd {
+			e.pol.Forget(id) // a new session starts with no nudge mark
+		}
 		if sig.SessionEnd && state == "" {
 			state, why = agentstate.Idle, "agent CLI session ended"
 		}
@@ -377,6 +381,7 @@ func (e *Engine) Explain(id string) (control.Explanation, error) {
 		}
 		ex.Agent = e.infoOf(a)
 		ex.History = slices.Clone(a.history)
+		ex.Decisions = e.decisionsOf(id)
 		if !a.f.LastHook.IsZero() {
 			ex.Evidence = append(ex.Evidence, control.Evidence{Source: sourceHook, Says: "last hook state", Time: a.f.LastHook})
 		}

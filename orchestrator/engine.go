@@ -18,6 +18,7 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/policy"
 	"github.com/agentgrid/agentgrid/panes"
 )
 
@@ -46,6 +47,7 @@ type Engine struct {
 	baseEnv []string
 	cwd     string
 	auth    *authority
+	pol     *policy.Engine
 	tmuxOn  bool // the tmux entry point is on every child's PATH (tmuxenv.go)
 
 	cmds    chan command
@@ -138,6 +140,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 	e := &Engine{
 		cfg: cfg, opts: o, log: o.Logger, clock: o.Clock, now: o.Clock.Now, spawner: o.Spawner,
 		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Clock.Now), cwd: cwd, auth: newAuthority(),
+		pol:  policy.New(policyRules(cfg)),
 		cmds: make(chan command), quit: make(chan struct{}), loopEnd: make(chan struct{}),
 		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), firstOutput: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}

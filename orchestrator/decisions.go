@@ -1,0 +1,49 @@
+package orchestrator
+
+import (
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/policy"
+)
+
+// policyRules turns the config's [[policies]] into the policy engine's rules.
+func policyRules(cfg config.Config) []policy.Rule {
+	rules := make([]policy.Rule, 0, len(cfg.Policies))
+	for i, p := range cfg.Policies {
+		rules = append(rules, policy.Rule{
+			Name: config.PolicyName(i, p), On: agentstate.Point(p.On), Tools: p.Tools, Paths: p.Paths,
+			Kinds: p.Kinds, Agents: p.Agents, Action: agentstate.Action(p.Action), Message: p.Message, Use: p.Use,
+		})
+	}
+	return rules
+}
+
+// Decide answers an agent CLI's hook (control.DeciderBackend): the decision
+// comes from the policies and the agent as the last snapshot shows it, not
+// from the reconciler, so a busy engine never delays it; then the signal is
+// applied as Signal does.
+func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.Ask) (agentstate.Decision, error) {
+	var d agentstate.Decision
+	if info, ok := e.Agent(id); ok && e.pol.Rules() > 0 && !info.State.Finished() {
+		d = e.pol.Decide(policy.Agent{ID: info.ID, Kind: info.Kind, Cwd: info.Cwd}, ask, e.now())
+		if d.Action != agentstate.ActionNone {
+			e.log.Info("hook answered", "agent", id, "point", ask.Point, "tool", ask.Tool, "action", d.Action, "policy", d.Policy)
+		}
+	}
+	if !sig.Empty() {
+		if err := e.Signal(id, sig, cli); err != nil {
+			return agentstate.Decision{}, err
+		}
+	}
+	return d, nil
+}
+
+// decisionsOf lists an agent's recorded decisions for Explain.
+func (e *Engine) decisionsOf(id string) []control.Decided {
+	var out []control.Decided
+	for _, r := range e.pol.Records(id) {
+		out = append(out, control.Decided{Time: r.Time, Point: string(r.Point), Tool: r.Tool, Action: string(r.Action), Policy: r.Policy, Reason: r.Reason})
+	}
+	return out
+}

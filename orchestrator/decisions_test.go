@@ -1,0 +1,59 @@
+package orchestrator
+
+import (
+	"testing"
+
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+func TestDecideFromPoliciesRecordsAndAppliesSignal(t *testing.T) {
+	dir := t.TempDir()
+	e := newTestEngine(t, nil, []string{"cat"}, func(c *config.Config) {
+		c.Policies = []config.Policy{
+			{Name: "protect-secrets", On: "pre_tool", Tools: []string{"Write"}, Paths: []string{"secrets/**"}, Action: "block", Message: "hands off"},
+			{Use: "delegation_nudge"},
+		}
+	})
+	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAgent(t, e, in.ID, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+
+	sig := agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Write: secrets/k"}
+	d, err := e.Decide(in.ID, "claude", sig, agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Write", Paths: []string{dir + "/secrets/k"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != agentstate.ActionBlock || d.Message != "hands off" || d.Policy != "protect-secrets" {
+		t.Errorf("decision %+v, want the block (paths relative to the agent's cwd %s)", d, dir)
+	}
+	if got, _ := e.Agent(in.ID); got.Source != "hook:claude" {
+		t.Errorf("after Decide the agent's source is %q, want the signal applied (hook:claude)", got.Source)
+	}
+	d, _ = e.Decide(in.ID, "claude", sig, agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Write", Paths: []string{dir + "/main.go"}})
+	if d.Action != agentstate.ActionNone {
+		t.Errorf("another file: %+v", d)
+	}
+	ex, err := e.Explain(in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Decisions) != 1 || ex.Decisions[0].Policy != "protect-secrets" || ex.Decisions[0].Action != "block" || ex.Decisions[0].Reason != "hands off" {
+		t.Errorf("explain decisions %+v, want the one block", ex.Decisions)
+	}
+
+	// The nudge: main's file work, then main's prompt; close clears a mark.
+	if _, err := e.Decide(control.MainID, "claude", agentstate.Signal{}, agentstate.Ask{Point: agentstate.PointPostTool, Tool: "Edit", SessionID: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	d, _ = e.Decide(control.MainID, "claude", agentstate.Signal{}, agentstate.Ask{Point: agentstate.PointPrompt, Prompt: "go on", SessionID: "s"})
+	if d.Action != agentstate.ActionHint || d.Policy != "delegation_nudge" {
+		t.Errorf("main's prompt after file work: %+v, want the nudge", d)
+	}
+	if _, err := e.Decide("a99", "claude", sig, agentstate.Ask{Point: agentstate.PointPreTool}); err == nil {
+		t.Error("Decide for an unknown agent: no error")
+	}
+}
