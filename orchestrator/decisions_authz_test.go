@@ -65,7 +65,7 @@ func TestDecideIsHeldToTheCallersRights(t *testing.T) {
 		Ask: agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Write", Paths: []string{".env"}}}
 	_, err = c.Decide(ctx, forged)
 	wantForbidden(t, "decide for a sibling", err)
-	if got, _ := e.Agent(sib.ID); got.State == StateWaiting {
+	if got, _ := e.Agent(sib.ID); got.State == agentstate.Waiting {
 		t.Errorf("a refused decide changed the sibling's state")
 	}
 	if ex, _ := e.Explain(sib.ID); len(ex.Decisions) != 0 {
