@@ -1,5 +1,5 @@
-// Package watchdog makes the session's death, by any cause, end every agent:
-// it ends every agent's process group when the session dies.
+// Package watchdog ends every agent's process group when the session dies,
+// by any cause.
 //
 // An orderly end (quit, SIGHUP, SIGTERM, a panic) runs the engine's Shutdown: HUP,
 // TERM, then KILL to each agent's process group. A SIGKILLed or crashed
