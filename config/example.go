@@ -126,6 +126,10 @@ level = "info"
 # message = "secrets/ and .env are off limits; ask the user"
 # [[policies]]
 # use = "delegation_nudge"          # built-in: after file tools in the main view, the next prompt carries one reminder
+# [[policies]]
+# use = "overlap"                   # built-in: an agent edits a file another live agent edited lately
+# within = "10m"                    # how far back it looks
+# action = "hint"                   # hint (warn both agents) | block
 
 # Presets for launching agent CLIs with agentgrid wired in. Each has:
 #   command      argv that starts the CLI (empty: $SHELL)

@@ -27,15 +27,17 @@ type Policy struct {
 	Action string `toml:"action"`
 	// Message is what the model reads.
 	Message string `toml:"message"`
-	// Use names a built-in policy instead: delegation_nudge.
+	// Use names a built-in policy instead: delegation_nudge or overlap.
 	Use string `toml:"use"`
+	// Within is how far back the overlap built-in looks (default 10m).
+	Within Duration `toml:"within"`
 }
 
 // The values a policy's fields take.
 var (
 	PolicyPoints   = []string{"pre_tool", "post_tool", "prompt", "stop"}
 	PolicyActions  = []string{"block", "hint"}
-	PolicyBuiltins = []string{"delegation_nudge"}
+	PolicyBuiltins = []string{"delegation_nudge", "overlap"}
 )
 
 // PolicyName is the policy's name, or policies[i] when it has none.
@@ -72,6 +74,12 @@ func validatePolicies(cfg Config, bad func(path, format string, args ...any)) {
 		if pol.Use != "" {
 			if !slices.Contains(PolicyBuiltins, pol.Use) {
 				bad(p+".use", "policies[%d].use = %q: no such built-in policy (one of %s)", i, pol.Use, strings.Join(PolicyBuiltins, ", "))
+			}
+			if pol.Use == "overlap" && pol.Action != "" && !slices.Contains(PolicyActions, pol.Action) {
+				bad(p+".action", "policies[%d].action = %q: must be one of %s", i, pol.Action, strings.Join(PolicyActions, ", "))
+			}
+			if pol.Within.Duration < 0 || pol.Within.Duration > MaxWait {
+				bad(p+".within", "policies[%d].within = %s: must be between 0s and %s", i, pol.Within.Duration, shortDuration(MaxWait))
 			}
 			continue
 		}

@@ -14,6 +14,7 @@ func policyRules(cfg config.Config) []policy.Rule {
 		rules = append(rules, policy.Rule{
 			Name: config.PolicyName(i, p), On: agentstate.Point(p.On), Tools: p.Tools, Paths: p.Paths,
 			Kinds: p.Kinds, Agents: p.Agents, Action: agentstate.Action(p.Action), Message: p.Message, Use: p.Use,
+			Window: p.Within.Duration,
 		})
 	}
 	return rules
@@ -26,7 +27,13 @@ func policyRules(cfg config.Config) []policy.Rule {
 func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.Ask) (agentstate.Decision, error) {
 	var d agentstate.Decision
 	if info, ok := e.Agent(id); ok && e.pol.Rules() > 0 && !info.State.Finished() {
-		d = e.pol.Decide(policy.Agent{ID: info.ID, Kind: info.Kind, Cwd: info.Cwd}, ask, e.now())
+		var warns []policy.Warning
+		d, warns = e.pol.DecideAll(policy.Agent{ID: info.ID, Kind: info.Kind, Cwd: info.Cwd}, ask, e.now())
+		for _, w := range warns {
+			// Both agents see it in the status line, for as long as the
+			// policy looks back.
+			e.status.Set("overlap:"+w.Agent, w.Text, w.Agent, "policy", policy.DefaultOverlapWindow)
+		}
 		if d.Action != agentstate.ActionNone {
 			e.log.Info("hook answered", "agent", id, "point", ask.Point, "tool", ask.Tool, "action", d.Action, "policy", d.Policy)
 		}
@@ -37,6 +44,12 @@ func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.As
 		}
 	}
 	return d, nil
+}
+
+// liveAgent reports whether an agent is live in the last snapshot.
+func (e *Engine) liveAgent(id string) bool {
+	info, ok := e.Agent(id)
+	return ok && !info.State.Finished()
 }
 
 // decisionsOf lists an agent's recorded decisions for Explain.

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentgrid/agentgrid/config"
@@ -55,5 +56,43 @@ func TestDecideFromPoliciesRecordsAndAppliesSignal(t *testing.T) {
 	}
 	if _, err := e.Decide("a99", "claude", sig, agentstate.Ask{Point: agentstate.PointPreTool}); err == nil {
 		t.Error("Decide for an unknown agent: no error")
+	}
+}
+
+func TestOverlapWarnsBothInStatusLineAndExplain(t *testing.T) {
+	dir := t.TempDir()
+	e := newTestEngine(t, nil, []string{"cat"}, func(c *config.Config) {
+		c.Policies = []config.Policy{{Use: "overlap"}}
+	})
+	var ids []string
+	for range 2 {
+		in, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Cwd: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitAgent(t, e, in.ID, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+		ids = append(ids, in.ID)
+	}
+	ask := agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Edit", Paths: []string{"shared.go"}}
+	if d, _ := e.Decide(ids[0], "claude", agentstate.Signal{}, ask); d.Action != agentstate.ActionNone {
+		t.Fatalf("first edit: %+v", d)
+	}
+	d, err := e.Decide(ids[1], "claude", agentstate.Signal{}, ask)
+	if err != nil || d.Action != agentstate.ActionHint || d.Policy != "overlap" {
+		t.Fatalf("second agent's edit: %+v, %v; want the overlap hint", d, err)
+	}
+	for i, id := range ids {
+		other := ids[1-i]
+		found := false
+		for _, s := range e.Status().ForAgent(id) {
+			found = found || s.Key == "overlap:"+id && strings.Contains(s.Text, other)
+		}
+		if !found {
+			t.Errorf("no overlap entry naming %s in %s's status: %+v", other, id, e.Status().ForAgent(id))
+		}
+		ex, _ := e.Explain(id)
+		if len(ex.Decisions) != 1 || ex.Decisions[0].Policy != "overlap" {
+			t.Errorf("%s's explain decisions %+v, want the overlap", id, ex.Decisions)
+		}
 	}
 }

@@ -145,6 +145,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), firstOutput: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}
 	e.board.wake = make(chan struct{}, 1)
+	e.pol.SetLive(e.liveAgent)
 	e.baseEnv = e.withTmuxShim(childBaseEnv(o.Env, o.Session, o.SocketPath))
 	e.bus.SetLogger(o.Logger)
 	e.status.SetStaleAfter(cfg.Status.StaleAfter.Duration)

@@ -36,6 +36,8 @@ type Rule struct {
 	Action  agentstate.Action
 	Message string
 	Use     string // a built-in, or "" for a plain rule
+	// Window is how far back the overlap built-in looks.
+	Window time.Duration
 }
 
 // Agent is what a decision knows of the agent that asks (from the engine's
@@ -64,13 +66,15 @@ type Engine struct {
 	rules []Rule
 
 	mu      sync.Mutex
-	marks   map[string]bool // delegation nudge: file work since the last reminder
+	marks   map[string]bool   // delegation nudge: file work since the last reminder
+	edits   map[string][]edit // overlap: recent edits per absolute path
+	live    func(id string) bool
 	records map[string][]Record
 }
 
 // New returns an Engine for the rules, in the order given.
 func New(rules []Rule) *Engine {
-	return &Engine{rules: slices.Clone(rules), marks: map[string]bool{}, records: map[string][]Record{}}
+	return &Engine{rules: slices.Clone(rules), marks: map[string]bool{}, edits: map[string][]edit{}, records: map[string][]Record{}}
 }
 
 // Rules reports whether any rule is configured.
@@ -95,12 +99,39 @@ func (e *Engine) Records(id string) []Record {
 // is not none. Several blocks join their messages; hints join theirs, with
 // the nudge's reminder last; a block wins over hints.
 func (e *Engine) Decide(a Agent, ask agentstate.Ask, now time.Time) agentstate.Decision {
+	d, _ := e.DecideAll(a, ask, now)
+	return d
+}
+
+// DecideAll is Decide that also returns the overlap policy's warnings, one
+// per agent concerned, each also recorded for that agent's explain.
+func (e *Engine) DecideAll(a Agent, ask agentstate.Ask, now time.Time) (agentstate.Decision, []Warning) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var blocks, hints, blockNames, hintNames []string
+	var warns []Warning
+	type noted struct {
+		files  []string
+		window time.Duration
+	}
+	var edited []noted
 	nudge := ""
 	for _, r := range e.rules {
 		if !r.applies(a) {
+			continue
+		}
+		if r.Use == UseOverlap {
+			msg, w, files := e.overlap(r, a, ask, now)
+			edited = append(edited, noted{files, r.Window})
+			if msg == "" {
+				continue
+			}
+			warns = append(warns, w...)
+			if r.Action == agentstate.ActionBlock {
+				blocks, blockNames = append(blocks, msg), append(blockNames, r.Name)
+			} else {
+				hints, hintNames = append(hints, msg), append(hintNames, r.Name)
+			}
 			continue
 		}
 		if r.Use == UseDelegationNudge {
@@ -131,14 +162,30 @@ func (e *Engine) Decide(a Agent, ask agentstate.Ask, now time.Time) agentstate.D
 		}
 		d = agentstate.Decision{Action: agentstate.ActionHint, Message: strings.Join(hints, "\n"), Policy: strings.Join(hintNames, ",")}
 	}
-	if d.Action != agentstate.ActionNone {
-		rs := append(e.records[a.ID], Record{Time: now, Point: ask.Point, Tool: ask.Tool, Action: d.Action, Policy: d.Policy, Reason: d.Message})
-		if len(rs) > maxRecords {
-			rs = slices.Clone(rs[len(rs)-maxRecords:])
+	if d.Action != agentstate.ActionBlock {
+		for _, n := range edited {
+			for _, f := range n.files {
+				e.noteEdit(f, a.ID, now, n.window)
+			}
 		}
-		e.records[a.ID] = rs
 	}
-	return d
+	if d.Action != agentstate.ActionNone {
+		e.record(a.ID, Record{Time: now, Point: ask.Point, Tool: ask.Tool, Action: d.Action, Policy: d.Policy, Reason: d.Message})
+	}
+	for _, w := range warns {
+		if w.Agent != a.ID {
+			e.record(w.Agent, Record{Time: now, Point: ask.Point, Tool: ask.Tool, Action: "warn", Policy: UseOverlap, Reason: w.Text})
+		}
+	}
+	return d, warns
+}
+
+func (e *Engine) record(id string, r Record) {
+	rs := append(e.records[id], r)
+	if len(rs) > maxRecords {
+		rs = slices.Clone(rs[len(rs)-maxRecords:])
+	}
+	e.records[id] = rs
 }
 
 func (r Rule) applies(a Agent) bool {
