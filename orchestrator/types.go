@@ -77,6 +77,7 @@ type PaneView struct {
 // *vterm.Terminal implements it (UI tests build snapshots with one).
 type PaneReader interface {
 	Frame(dst *vterm.Frame, offset int)
+	FrameRows(dst *vterm.Frame, offset int)
 	Size() (cols, rows int)
 	Modes() vterm.Modes
 	ScrollbackLen() int
@@ -100,10 +101,11 @@ func reader(t *vterm.Terminal) PaneReader {
 	return readOnly{t}
 }
 
-func (r readOnly) Frame(dst *vterm.Frame, offset int) { r.t.Frame(dst, offset) }
-func (r readOnly) Size() (cols, rows int)             { return r.t.Size() }
-func (r readOnly) Modes() vterm.Modes                 { return r.t.Modes() }
-func (r readOnly) ScrollbackLen() int                 { return r.t.ScrollbackLen() }
+func (r readOnly) Frame(dst *vterm.Frame, offset int)     { r.t.Frame(dst, offset) }
+func (r readOnly) FrameRows(dst *vterm.Frame, offset int) { r.t.FrameRows(dst, offset) }
+func (r readOnly) Size() (cols, rows int)                 { return r.t.Size() }
+func (r readOnly) Modes() vterm.Modes                     { return r.t.Modes() }
+func (r readOnly) ScrollbackLen() int                     { return r.t.ScrollbackLen() }
 func (r readOnly) Search(query string, fromLine int, backward bool) (line, col int, ok bool) {
 	return r.t.Search(query, fromLine, backward)
 }

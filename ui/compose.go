@@ -84,6 +84,11 @@ type composer struct {
 	status      line
 	statusW     int
 	statusCells []vterm.Cell
+	// putFn puts row putY of putRow: a method value made once, so putting
+	// a row allocates no closure.
+	putFn  func([]vterm.Cell) int
+	putRow *vterm.Frame
+	putY   int
 }
 
 // paneDrawn is what a pane put on the canvas.
@@ -101,6 +106,9 @@ type paneDrawn struct {
 // cells; the last row is the status line) and returns it. The canvas stays
 // the composer's: it is valid until the next compose.
 func (c *composer) compose(in *frameInput) *termrt.Canvas {
+	if c.putFn == nil {
+		c.putFn = func(dst []vterm.Cell) int { return c.putRow.PutRow(c.putY, dst) }
+	}
 	cv := &c.cv
 	if in.notice != "" || in.width <= 0 || in.height <= 0 {
 		cv.Resize(in.width, min(in.height, 1))
@@ -192,11 +200,10 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		d.border = bc.gen
 	}
 
-	var rows [][]vterm.Cell
 	var ids []uint64
-	cols := 0
+	cols, nrows := 0, 0
 	if p.view != nil {
-		rows = p.view.Cells[:min(len(p.view.Cells), h)]
+		nrows = min(p.view.Rows, h)
 		ids, cols = p.view.IDs, p.view.Cols
 	}
 	markMoved := (p.mark == nil) != (d.mark == nil) || (p.mark != nil && *p.mark != *d.mark)
@@ -207,7 +214,7 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		if y >= limit {
 			break
 		}
-		if j >= len(rows) {
+		if j >= nrows {
 			if all {
 				cv.Fill(y, b.X+1, b.X+1+w, termrt.Blank)
 			}
@@ -219,9 +226,9 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		if p.mark != nil && p.mark.row == j {
 			markRow = j
 		}
-		cv.Put(y, b.X+1, b.X+1+w, rows[j])
-		if len(rows[j]) < w {
-			cv.Fill(y, b.X+1+len(rows[j]), b.X+1+w, termrt.Blank)
+		c.putRow, c.putY = p.view, j
+		if n := cv.PutWith(y, b.X+1, b.X+1+w, c.putFn); n < w {
+			cv.Fill(y, b.X+1+n, b.X+1+w, termrt.Blank)
 		}
 	}
 	d.hasView, d.cols = p.view != nil, cols

@@ -82,7 +82,7 @@ var benchLooks = frameLooks{
 func (b *bench16) copyViews() {
 	for i := range b.in.panes {
 		p := &b.in.panes[i]
-		p.term.Frame(p.view, 0)
+		p.term.FrameRows(p.view, 0)
 	}
 }
 

@@ -175,7 +175,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			}
 			// One lock per pane per frame: rows, cursor and modes all come
 			// from this copy.
-			p.Term.Frame(view, pf.offset)
+			p.Term.FrameRows(view, pf.offset)
 			pf.term, pf.view, pf.seq = p.Term, view, view.Seq
 		}
 		// The engine names the pane (its title, else the title its program

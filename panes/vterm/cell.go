@@ -69,6 +69,40 @@ type sideTables struct {
 	extras    []extra
 	eindex    map[extra]uint32
 	ebytes    int
+	// runeText caches the text of single-rune cells beyond ASCII, so
+	// converting a row to public cells does not allocate a string per
+	// cell; it is made on first use.
+	runeText *[runeCacheSize]runeString
+}
+
+// runeCacheSize is the number of slots of the direct-mapped rune text
+// cache: enough for the box drawing, arrows and bullets a pane shows.
+const runeCacheSize = 256
+
+type runeString struct {
+	r uint32
+	s string
+}
+
+// asciiText holds every ASCII character once: the text of an ASCII cell is
+// a slice of it, which costs no allocation.
+const asciiText = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f" +
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f" +
+	" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\x7f"
+
+// runeString returns the text of the single rune r.
+func (s *sideTables) runeString(r uint32) string {
+	if r < 0x80 {
+		return asciiText[r : r+1]
+	}
+	if s.runeText == nil {
+		s.runeText = new([runeCacheSize]runeString)
+	}
+	e := &s.runeText[r%runeCacheSize]
+	if e.r != r || e.s == "" {
+		e.r, e.s = r, string(rune(r))
+	}
+	return e.s
 }
 
 func (s *sideTables) internGrapheme(b []byte) (uint32, bool) {
@@ -133,7 +167,7 @@ func (s *sideTables) content(c cell) string {
 		}
 		return " "
 	}
-	return string(rune(c.ch))
+	return s.runeString(c.ch)
 }
 
 // lastRune returns the last rune of a cell's text.
@@ -215,6 +249,13 @@ func appendRune(b []byte, r rune) []byte {
 
 // publicCell converts a stored cell to the exported form.
 func (s *sideTables) publicCell(c cell) Cell {
+	if c.attr&^attrMask == 0 && c.ch&graphemeFlag == 0 {
+		// The common case: one rune, width 1, no extras.
+		if c.ch == 0 {
+			return Cell{Content: " ", Width: 1, Fg: c.fg, Bg: c.bg, Attrs: Attr(c.attr)}
+		}
+		return Cell{Content: s.runeString(c.ch), Width: 1, Fg: c.fg, Bg: c.bg, Attrs: Attr(c.attr)}
+	}
 	e := s.extraOf(c)
 	w := 1
 	switch {

@@ -9,9 +9,20 @@ import "strings"
 func (t *Terminal) rowCells(ln *line) []Cell {
 	t.lineID(ln)
 	if ln.pub == nil {
-		ln.pub = t.appendCells(make([]Cell, 0, len(ln.cells)), ln.cells)
+		ln.pub = make([]Cell, len(ln.cells))
+		putCells(&t.tables, &t.mergeBuf, ln.pub, ln.cells)
 	}
 	return ln.pub
+}
+
+// rowSnap returns a copy of a visible row's stored cells, cached and
+// shared like rowCells: the compact form a frame converts on demand.
+func (t *Terminal) rowSnap(ln *line) []cell {
+	t.lineID(ln)
+	if ln.snap == nil {
+		ln.snap = append([]cell(nil), ln.cells...)
+	}
+	return ln.snap
 }
 
 // lineID returns the content ID of a visible row, naming new content with a
@@ -21,29 +32,54 @@ func (t *Terminal) lineID(ln *line) uint64 {
 		t.lastID++
 		ln.id = t.lastID
 		ln.dirty = false
-		ln.render, ln.pub = "", nil
+		ln.render, ln.pub, ln.snap = "", nil, nil
 	}
 	return ln.id
 }
 
-// appendCells appends the public form of cs to dst. A cell that a
-// terminal would fuse into its neighbour when the two are written one
-// after the other (a stray combining mark, a joiner left by cursor
-// movement) becomes U+FFFD, as in rendered rows, so a front end writing
-// the cells one by one never shifts a row.
+// appendCells appends the public form of cs to dst.
 func (t *Terminal) appendCells(dst []Cell, cs []cell) []Cell {
+	n := len(dst)
+	dst = append(dst, make([]Cell, len(cs))...)
+	putCells(&t.tables, &t.mergeBuf, dst[n:], cs)
+	return dst
+}
+
+// putCells writes the public form of cs to dst, as many cells as dst
+// holds. A cell that a terminal would fuse into its neighbour when the two
+// are written one after the other (a stray combining mark, a joiner left
+// by cursor movement) becomes U+FFFD, as in rendered rows, so a front end
+// writing the cells one by one never shifts a row. s are the side tables
+// the cells refer to, buf a scratch buffer.
+func putCells(s *sideTables, buf *[]byte, dst []Cell, cs []cell) {
 	var prev cell
 	havePrev := false
-	for i, c := range cs {
-		pc := t.tables.publicCell(c)
+	for i, c := range cs[:min(len(cs), len(dst))] {
+		if c.ch < 0x80 && c.attr&^attrMask == 0 && prev.ch < 0x300 {
+			// The common case: an ASCII character or a blank, width 1,
+			// no extras, which nothing can fuse with.
+			d := &dst[i]
+			if c.ch == 0 {
+				d.Content = " "
+			} else {
+				d.Content = asciiText[c.ch : c.ch+1]
+			}
+			d.Width, d.Fg, d.Bg, d.Ul, d.Attrs, d.UlStyle = 1, c.fg, c.bg, 0, Attr(c.attr), 0
+			if d.Link != "" {
+				d.Link = ""
+			}
+			prev, havePrev = c, true
+			continue
+		}
+		pc := s.publicCell(c)
 		if c.cont() {
-			dst = append(dst, pc)
+			dst[i] = pc
 			continue
 		}
 		if c.ch >= 0x80 || prev.ch >= 0x300 {
-			replace := havePrev && t.wouldMerge(prev, c)
+			replace := havePrev && wouldMerge(s, buf, prev, c)
 			if !replace && c.ch >= 0x600 {
-				if n := nextCell(cs, i); n >= 0 && joinsNext(t.tables.lastRune(c)) && t.wouldMerge(c, cs[n]) {
+				if n := nextCell(cs, i); n >= 0 && joinsNext(s.lastRune(c)) && wouldMerge(s, buf, c, cs[n]) {
 					replace = true
 				}
 			}
@@ -53,19 +89,48 @@ func (t *Terminal) appendCells(dst []Cell, cs []cell) []Cell {
 			}
 		}
 		prev, havePrev = c, true
-		dst = append(dst, pc)
+		dst[i] = pc
 	}
-	return dst
+}
+
+// rowConv converts a frame's stored rows: the side tables of the copy and
+// the scratch the conversion needs. Each Frame has its own.
+type rowConv struct {
+	tabs sideTables
+	buf  []byte
+}
+
+// PutRow writes the cells of row y of the copy to dst, at most len(dst)
+// of them, and returns how many it wrote. It converts straight from the
+// terminal's compact form, so a front end that draws onto a canvas of its
+// own needs no copy of the row: take the copy with FrameRows and put the
+// rows whose IDs changed.
+func (f *Frame) PutRow(y int, dst []Cell) int {
+	if y >= 0 && y < len(f.Cells) {
+		return copy(dst, f.Cells[y])
+	}
+	if y < 0 || y >= len(f.raw) {
+		return 0
+	}
+	if f.conv == nil {
+		f.conv = new(rowConv)
+	}
+	f.conv.tabs.graphemes, f.conv.tabs.extras = f.graphemes, f.extras
+	n := min(len(dst), len(f.raw[y]))
+	putCells(&f.conv.tabs, &f.conv.buf, dst[:n], f.raw[y])
+	return n
 }
 
 // Line returns the text of row y of the copy, trailing blanks trimmed: what
 // tests and plain-text consumers want of it.
 func (f *Frame) Line(y int) string {
-	if y < 0 || y >= len(f.Cells) {
+	if y < 0 || y >= f.Rows {
 		return ""
 	}
+	row := make([]Cell, f.Cols)
+	row = row[:f.PutRow(y, row)]
 	var b strings.Builder
-	for _, c := range f.Cells[y] {
+	for _, c := range row {
 		b.WriteString(c.Content)
 	}
 	return strings.TrimRight(b.String(), " ")

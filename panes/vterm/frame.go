@@ -47,6 +47,15 @@ type Frame struct {
 	// knows when to look again even if the child never ends the update.
 	Held      bool
 	HeldUntil time.Time
+
+	// raw are the rows in the terminal's compact form, shared like Cells;
+	// graphemes and extras are the side tables they refer to (append-only,
+	// so the slice headers taken under the lock stay valid); conv is this
+	// copy's converter, never shared with another Frame.
+	raw       [][]cell
+	graphemes []string
+	extras    []extra
+	conv      *rowConv
 }
 
 // WithClock sets the clock that times synchronized updates (the default is
@@ -80,7 +89,15 @@ func (t *Terminal) setSync(on bool) {
 // update began (its rows are immutable and shared), until the child ends
 // the update or SyncTimeout passes. A window into history is never held:
 // the user scrolled back to read what is there.
-func (t *Terminal) Frame(dst *Frame, offset int) {
+func (t *Terminal) Frame(dst *Frame, offset int) { t.frame(dst, offset, true) }
+
+// FrameRows is Frame without Cells: the rows are left in the terminal's
+// compact form, for PutRow to convert where the caller wants them. A
+// front end that draws only the rows whose IDs changed converts only
+// those, without the allocation of a row of cells each.
+func (t *Terminal) FrameRows(dst *Frame, offset int) { t.frame(dst, offset, false) }
+
+func (t *Terminal) frame(dst *Frame, offset int, cells bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.altActive {
@@ -89,13 +106,23 @@ func (t *Terminal) Frame(dst *Frame, offset int) {
 	offset = min(max(offset, 0), t.hist.n)
 	if offset == 0 && t.holding() {
 		t.copyFrame(dst, &t.held)
+		if !cells {
+			dst.Cells = dst.Cells[:0]
+		} else if len(dst.Cells) != len(dst.raw) {
+			// The held copy was taken without cells: convert its rows.
+			dst.Cells = dst.Cells[:0]
+			for _, r := range dst.raw {
+				dst.Cells = append(dst.Cells, t.appendCells(make([]Cell, 0, len(r)), r))
+			}
+		}
 		dst.Held = true
 		dst.HeldUntil = t.syncStart.Add(SyncTimeout)
 		return
 	}
 	dst.Seq = t.seq
 	dst.Cols, dst.Rows = t.cols, t.rows
-	dst.Cells, dst.IDs = t.cellsView(offset, dst.Cells[:0], dst.IDs[:0])
+	dst.Cells, dst.raw, dst.IDs = t.cellsView(offset, cells, dst.Cells[:0], dst.raw[:0], dst.IDs[:0])
+	dst.graphemes, dst.extras = t.tables.graphemes, t.tables.extras
 	dst.Offset = offset
 	dst.HistLen = t.histLen()
 	dst.Cursor = Cursor{X: t.cur.x, Y: t.cur.y, Visible: t.cursorVisible, Style: t.cursorStyle}
@@ -119,6 +146,7 @@ func (t *Terminal) holding() bool {
 // copyFrame copies src into dst, reusing dst's slices.
 func (t *Terminal) copyFrame(dst, src *Frame) {
 	rows, ids := append(dst.Cells[:0], src.Cells...), append(dst.IDs[:0], src.IDs...)
+	raw, conv := append(dst.raw[:0], src.raw...), dst.conv
 	*dst = *src
-	dst.Cells, dst.IDs = rows, ids
+	dst.Cells, dst.IDs, dst.raw, dst.conv = rows, ids, raw, conv
 }

@@ -57,26 +57,30 @@ func (t *Terminal) RenderView(offset int, dst []string) []string {
 }
 
 // cellsView appends the rows of the window offset (already clamped) lines
-// back to dst and their content IDs to ids.
-func (t *Terminal) cellsView(offset int, dst [][]Cell, ids []uint64) ([][]Cell, []uint64) {
-	var tmp []cell
+// back to raw, their content IDs to ids and, with cells, their public cells
+// to dst.
+func (t *Terminal) cellsView(offset int, cells bool, dst [][]Cell, raw [][]cell, ids []uint64) ([][]Cell, [][]cell, []uint64) {
 	for i := 0; i < t.rows; i++ {
 		l := t.hist.n - offset + i
 		if l >= t.hist.n {
 			ln := t.scr.row(l - t.hist.n)
-			dst = append(dst, t.rowCells(ln))
+			raw = append(raw, t.rowSnap(ln))
+			if cells {
+				dst = append(dst, t.rowCells(ln))
+			}
 			ids = append(ids, ln.id)
 			continue
 		}
-		if tmp == nil {
-			tmp = make([]cell, t.cols)
-		}
+		tmp := make([]cell, t.cols)
 		enc, _ := t.hist.bytes(l)
 		decodeRow(tmp, enc)
-		dst = append(dst, t.appendCells(make([]Cell, 0, t.cols), tmp))
+		raw = append(raw, tmp)
+		if cells {
+			dst = append(dst, t.appendCells(make([]Cell, 0, t.cols), tmp))
+		}
 		ids = append(ids, 0)
 	}
-	return dst, ids
+	return dst, raw, ids
 }
 
 // HistoryLine returns history line i (0 = oldest) as plain text or with SGR
@@ -257,13 +261,19 @@ func nextCell(cs []cell, i int) int {
 // segmented into a's grapheme cluster. Cheap filters keep the segmenter off
 // the common path.
 func (t *Terminal) wouldMerge(a, b cell) bool {
-	if !couldExtend(t.tables.firstRune(b)) && (a.ch < 0x80 || !joinsNext(t.tables.lastRune(a))) {
+	return wouldMerge(&t.tables, &t.mergeBuf, a, b)
+}
+
+// wouldMerge is Terminal.wouldMerge with the side tables s and the scratch
+// buffer buf given.
+func wouldMerge(s *sideTables, buf *[]byte, a, b cell) bool {
+	if !couldExtend(s.firstRune(b)) && (a.ch < 0x80 || !joinsNext(s.lastRune(a))) {
 		return false
 	}
-	buf := t.tables.appendContent(t.mergeBuf[:0], a)
-	n := len(buf)
-	buf = t.tables.appendContent(buf, b)
-	t.mergeBuf = buf
-	cluster, _ := ansi.FirstGraphemeCluster(buf, ansi.GraphemeWidth)
+	bs := s.appendContent((*buf)[:0], a)
+	n := len(bs)
+	bs = s.appendContent(bs, b)
+	*buf = bs
+	cluster, _ := ansi.FirstGraphemeCluster(bs, ansi.GraphemeWidth)
 	return len(cluster) > n
 }

@@ -17,6 +17,7 @@ type line struct {
 	dirty   bool // the caches below are stale
 	render  string
 	pub     []Cell // the row's public cells (Frame.Cells); never written once made
+	snap    []cell // a copy of cells for frames to convert (FrameRows); never written once made
 	id      uint64 // names the content the caches were made from (Frame.IDs)
 }
 

@@ -182,6 +182,29 @@ func (c *Canvas) Put(y, x, end int, src []vterm.Cell) {
 	}
 }
 
+// PutWith is Put for a source that writes its cells itself: put writes
+// up to len(dst) cells to dst, a span of row y from column x (at least 0)
+// to column end, and returns how many it wrote, which PutWith returns.
+// The row is changed only as much as Put changes it, without a copy of
+// the source.
+func (c *Canvas) PutWith(y, x, end int, put func(dst []vterm.Cell) int) int {
+	end = min(end, c.W)
+	r := c.Row(y)
+	if r == nil || x < 0 || x >= end {
+		return 0
+	}
+	c.Clip(y, x, end)
+	n := put(r[x:end])
+	if n > 0 && r[x].Width == 0 {
+		// The span starts on the right half of a wide character.
+		r[x] = StyleOf(r[x]).Cell(" ", 1)
+	}
+	if last := x + n - 1; n > 0 && r[last].Width == 2 {
+		r[last] = StyleOf(r[last]).Cell(" ", 1)
+	}
+	return n
+}
+
 // Text draws s (plain text, no escape sequences) in style st on row y
 // from column x, up to column end, and returns the column after it. A wide
 // character that does not fit is left out.
