@@ -247,12 +247,10 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 	}
 }
 
-// reset forgets the cached borders and what the canvas holds, so the next
-// frame draws everything anew.
+// reset forgets what the canvas holds, so the next frame draws everything
+// anew. The cached borders stay: they are made from what they are keyed
+// by, so they are the cells a fresh start would make.
 func (c *composer) reset() {
-	for i := range c.bords {
-		c.bords[i].valid = false // keeping its buffers
-	}
 	c.valid = false
 }
 

@@ -345,3 +345,30 @@ func TestComposeRedrawsOnlyWhatChangedYetEqualsAFullDraw(t *testing.T) {
 		got.ClearDirty()
 	}
 }
+
+// After reset (prefix r) the composer draws every cell again from the
+// borders it kept: the very frame a new composer draws,
+// also when a pane's label and the status line changed since.
+func TestComposeAfterResetIsAFreshFrame(t *testing.T) {
+	bf := newBench16(t)
+	kept := composer{looks: benchLooks}
+	bf.copyViews()
+	kept.compose(&bf.in)
+	bf.in.panes[3].label.badge = "✓ done 40s"
+	bf.in.status = line{{text: "status", st: termrt.Style{Attrs: vterm.AttrBold}}, {text: " changed"}}
+	kept.compose(&bf.in)
+	// Scribble on the kept canvas: reset must not trust it.
+	kept.cv.Fill(10, 0, 240, termrt.Style{Attrs: vterm.AttrBold}.Cell("#", 1))
+	kept.reset()
+	got := kept.compose(&bf.in)
+	fresh := composer{looks: benchLooks}
+	want := fresh.compose(&bf.in)
+	if got.W != want.W || got.H != want.H {
+		t.Fatalf("size %dx%d, fresh %dx%d", got.W, got.H, want.W, want.H)
+	}
+	for i := range want.Cells {
+		if got.Cells[i] != want.Cells[i] {
+			t.Fatalf("cell %d,%d = %+v, a fresh composer draws %+v", i%want.W, i/want.W, got.Cells[i], want.Cells[i])
+		}
+	}
+}
