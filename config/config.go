@@ -145,6 +145,12 @@ type Agents struct {
 	// KeepState is how long the state folder of a session that has ended is
 	// kept; a session removes older ones when it starts. 0 keeps them forever.
 	KeepState Duration `toml:"keep_state"`
+	// MaxDepth is how deep the family tree may grow: an agent the user or
+	// the main view started is at depth 1, its child at 2.
+	MaxDepth int `toml:"max_depth"`
+	// MaxDescendants caps the live descendants of any one agent (the main
+	// view included); 0 means no cap.
+	MaxDescendants int `toml:"max_descendants"`
 }
 
 // Limits caps how many agents run at once, in total and per kind.
@@ -251,6 +257,7 @@ func Default() Config {
 			IdleAfter:      Duration{5 * time.Second},
 			LogMax:         Size{DefaultLogMax},
 			KeepState:      Duration{7 * 24 * time.Hour},
+			MaxDepth:       2,
 		},
 		Keys:   Keys{Prefix: "ctrl+b"},
 		UI:     UI{Theme: "dark", Bell: true, Mouse: true, FPS: 60},

@@ -58,6 +58,11 @@ log_max = "64MiB"
 # and have not been written to for this long: "168h" or "7d" (whole days only).
 # "0s" keeps them forever; at most "3650d". A running session's folder is never removed.
 keep_state = "168h"
+# How deep the family tree may grow, 1..64: an agent started by the user or the main view is
+# at depth 1, an agent it starts at 2. A spawn beyond it is refused, naming the limit.
+max_depth = 2
+# Live descendants any one agent (the main view too) may have, 0..10000; 0 means no cap.
+max_descendants = 0
 
 [limits]
 # Most agents running at once, of any kind, up to 10000; 0 means no limit.

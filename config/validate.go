@@ -117,6 +117,8 @@ func validate(cfg Config, themeDir string) []problem {
 	durBetween("agents.kill_grace", a.KillGrace, MaxKillGrace)
 	durBetween("agents.idle_after", a.IdleAfter, MaxWait)
 	durBetween("agents.keep_state", a.KeepState, MaxKeepState)
+	between("agents.max_depth", a.MaxDepth, 1, 64)
+	between("agents.max_descendants", a.MaxDescendants, 0, 10000)
 	if a.LogMax.Bytes != 0 && a.LogMax.Bytes < MinLogMax {
 		bad("agents.log_max", "agents.log_max = %d bytes: must be 0 (no limit) or at least 64KiB", a.LogMax.Bytes)
 	}

@@ -35,6 +35,9 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	if s.closing {
 		return control.AgentInfo{}, errShutDown
 	}
+	if err := e.checkFamily(req.Parent); err != nil {
+		return control.AgentInfo{}, err
+	}
 	id := fmt.Sprintf("a%d", s.seq+1)
 	token := newToken()
 	argv, kindEnv, err := resolveKind(e.cfg, req, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})

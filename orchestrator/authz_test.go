@@ -26,6 +26,7 @@ func startAuthzEngine(t *testing.T) (*Engine, string) {
 	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
 	cfg.Kinds["boss"] = config.Kind{Command: []string{"cat"}, Grants: []string{"all"}}
 	cfg.Kinds["mailer"] = config.Kind{Command: []string{"cat"}, Grants: []string{"send"}}
+	cfg.Agents.MaxDepth = 3 // a1, its child and a grandchild
 	// The socket path must stay short (sun_path).
 	dir, err := os.MkdirTemp("", "ag-authz-")
 	if err != nil {

@@ -217,9 +217,9 @@ func resolveCwd(dir string) (string, error) {
 }
 
 func newListCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, tree bool
 	cmd := &cobra.Command{
-		Use:   "list [--json]",
+		Use:   "list [--json] [--tree]",
 		Short: "List the session's agents with their state, time and exit code",
 		Long: `list shows every agent of the session: queued, on screen, off screen and
 finished, in the order they were created.
@@ -245,11 +245,15 @@ a hook, a bell, output activity).
 					}
 					return writeJSON(cmd.OutOrStdout(), agents)
 				}
+				if tree {
+					return writeAgentTree(cmd.OutOrStdout(), agents, time.Now())
+				}
 				return writeAgentTable(cmd.OutOrStdout(), agents, time.Now())
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	cmd.Flags().BoolVar(&tree, "tree", false, "draw the family tree: each agent under the one that started it")
 	return cmd
 }
 
@@ -363,18 +367,23 @@ func unfinished(agents []control.AgentInfo) string {
 }
 
 func newCloseCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "close ID...",
+	var tree bool
+	cmd := &cobra.Command{
+		Use:   "close [--tree] ID...",
 		Short: "Close agents: hang up their processes and remove their panes",
 		Long: `close ends agents: each one's whole process group gets SIGHUP, then SIGTERM and
 finally SIGKILL after the grace period (agents.kill_grace). A queued agent is
 taken out of the queue. The agent's record, exit status and output log stay
-available to list, explain and its log file.`,
+available to list, explain and its log file. --tree closes each agent's
+descendants too (the agents it started, theirs, ...), deepest first.`,
 		Example: `  agentgrid close a3
   agentgrid close $(agentgrid list --json | jq -r '.[] | select(.state == "idle") | .id')`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
+				if tree {
+					return closeTree(ctx, c, ids)
+				}
 				var errs []error
 				for _, id := range ids {
 					if err := c.CloseAgent(ctx, id); err != nil {
@@ -385,6 +394,8 @@ available to list, explain and its log file.`,
 			})
 		},
 	}
+	cmd.Flags().BoolVar(&tree, "tree", false, "close each agent's descendants too, deepest first")
+	return cmd
 }
 
 func newSendCmd() *cobra.Command {
