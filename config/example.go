@@ -115,7 +115,8 @@ level = "info"
 # Commands run for engine events, with the event as JSON on stdin (none by default), e.g.:
 # [[hooks]]
 # on = ["agent_state", "agent_exited"]  # session_start, session_end, agent_queued, agent_started,
-#                                       # agent_state, agent_exited, agent_closed, status_changed, bell
+#                                       # agent_state, agent_exited, agent_closed, status_changed, bell,
+#                                       # agent_turn_done
 # run = ["notify-send", "agentgrid"]    # argv, no shell unless you write one
 # timeout = "5s"                        # a hook running longer is killed (up to 1h); empty means the default
 

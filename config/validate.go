@@ -16,7 +16,7 @@ import (
 // Events are the hook event names, in the order they are documented.
 var Events = []string{
 	"session_start", "session_end", "agent_queued", "agent_started", "agent_state",
-	"agent_exited", "agent_closed", "status_changed", "bell",
+	"agent_exited", "agent_closed", "status_changed", "bell", "agent_turn_done",
 }
 
 // Grants are what [kinds.NAME] grants may list: each lets agents of the

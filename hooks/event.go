@@ -48,11 +48,15 @@ const (
 	EventBell          = "bell"           // an agent rang the terminal bell or sent a notification
 )
 
+// EventAgentTurnDone is published when an agent CLI finished a turn it was
+// prompted for and said something (agent.summary holds its first line).
+const EventAgentTurnDone = "agent_turn_done"
+
 // EventTypes lists every event type in a stable order (for config validation and help).
 func EventTypes() []string {
 	return []string{
 		EventSessionStart, EventSessionEnd, EventAgentQueued, EventAgentStarted, EventAgentState,
-		EventAgentExited, EventAgentClosed, EventStatusChanged, EventBell,
+		EventAgentExited, EventAgentClosed, EventStatusChanged, EventBell, EventAgentTurnDone,
 	}
 }
 
@@ -80,6 +84,8 @@ type AgentRef struct {
 	Created   time.Time  `json:"created"`
 	Started   *time.Time `json:"started,omitempty"`
 	Ended     *time.Time `json:"ended,omitempty"`
+	// Summary is the first line of what the agent said last (agent_turn_done).
+	Summary string `json:"summary,omitempty"`
 }
 
 // StatusEntry is one entry of the status store. TTL 0 means it never expires;

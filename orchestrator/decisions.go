@@ -43,6 +43,11 @@ func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.As
 			return agentstate.Decision{}, err
 		}
 	}
+	if d.Action != agentstate.ActionBlock {
+		// A refused prompt starts no turn, and a Stop a block keeps going
+		// ends none.
+		e.noteTurn(id, ask)
+	}
 	return d, nil
 }
 

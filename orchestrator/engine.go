@@ -48,6 +48,7 @@ type Engine struct {
 	cwd     string
 	auth    *authority
 	pol     *policy.Engine
+	turns   turnBoard
 	tmuxOn  bool // the tmux entry point is on every child's PATH (tmuxenv.go)
 
 	cmds    chan command

@@ -402,6 +402,7 @@ func (e *Engine) publish() {
 		s.finished = false
 		e.broadcastFinish()
 	}
+	e.turns.poke() // waits on states (turns.go)
 	e.poke()
 }
 

@@ -31,6 +31,9 @@ type Ask struct {
 	// Said is the assistant's last message (PointStop).
 	Said      string `json:"said,omitempty"`
 	SessionID string `json:"session_id,omitempty"`
+	// Repeat is set on a Stop that ends a turn a block kept going: it
+	// still ends the turn, and is not blocked again.
+	Repeat bool `json:"repeat,omitempty"`
 }
 
 // Action is what a decision asks the CLI to do.

@@ -259,11 +259,11 @@ a hook, a bell, output activity).
 
 func newWaitCmd() *cobra.Command {
 	var (
-		timeout string
-		asJSON  bool
+		timeout, until string
+		asJSON, anyOne bool
 	)
 	cmd := &cobra.Command{
-		Use:   "wait ID... [--timeout D]",
+		Use:   "wait ID... [--timeout D] [--until exit|turn|idle|waiting|any] [--any]",
 		Short: "Wait until agents finish; exit with the agent's exit status",
 		Long: `wait blocks until every agent given has finished (done, failed or killed).
 
@@ -272,12 +272,23 @@ non-zero one in the order given. An agent that could not start or was killed
 without an exit code counts as 1. With --timeout, wait gives up after that
 long, reports the agents still running on stderr and exits with 124 (like
 timeout(1)); the agents keep running. Interrupting wait does not stop them
-either.`,
+either.
+
+--until waits for something else than the exit: turn (the agent CLI
+finished the turn it was prompted for: its end-of-turn hook came after the
+prompt, with something said; a freshly started, never prompted agent has
+finished no turn), idle, waiting (for input), or any of these. An agent that
+exits meets every condition. wait then exits 0 (124 on timeout); --json shows
+the states, turn counts and last summaries. --any returns as soon as one of
+the agents got there.`,
 		Example: `  id=$(agentgrid spawn -- make test)
   agentgrid wait "$id" && echo passed
 
   # several agents, at most ten minutes
-  agentgrid wait a3 a4 a5 --timeout 10m || echo "something failed or is still running"`,
+  agentgrid wait a3 a4 a5 --timeout 10m || echo "something failed or is still running"
+
+  # until a claude agent answered its prompt
+  agentgrid wait "$id" --until turn --json | jq -r '.agents[0].last_turn'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			d, err := parseTimeout(timeout)
@@ -285,7 +296,14 @@ either.`,
 				return err
 			}
 			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
-				res, err := c.Wait(ctx, ids, d)
+				untilExit := until == "" || until == control.UntilExit
+				var res control.WaitResult
+				var err error
+				if untilExit && !anyOne {
+					res, err = c.Wait(ctx, ids, d)
+				} else {
+					res, err = c.WaitFor(ctx, ids, d, until, anyOne)
+				}
 				if err != nil {
 					return fmt.Errorf("wait: %w", err)
 				}
@@ -294,8 +312,14 @@ either.`,
 						return err
 					}
 				}
+				if res.TimedOut && !untilExit {
+					return exitError{exitTimeout, fmt.Sprintf("timed out after %s before --until %s; now: %s", d, until, states(res.Agents))}
+				}
 				if res.TimedOut {
 					return exitError{exitTimeout, fmt.Sprintf("timed out after %s; still running: %s", d, unfinished(res.Agents))}
+				}
+				if !untilExit {
+					return nil
 				}
 				if code := waitStatus(res.Agents); code != 0 {
 					return exitError{code, ""}
@@ -306,6 +330,8 @@ either.`,
 	}
 	cmd.Flags().StringVar(&timeout, "timeout", "", "give up after this long (30s, 5m, or plain seconds), exit 124")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "also print the agents' final records as JSON")
+	cmd.Flags().StringVar(&until, "until", "exit", "wait for: exit, turn, idle, waiting or any")
+	cmd.Flags().BoolVar(&anyOne, "any", false, "return when one agent got there, not all")
 	return cmd
 }
 

@@ -110,3 +110,12 @@ func closeTree(ctx context.Context, c *control.Client, ids []string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// states lists agents with their states: "a1 (idle), a2 (running)".
+func states(agents []control.AgentInfo) string {
+	var parts []string
+	for _, a := range agents {
+		parts = append(parts, clean(a.ID, 16)+" ("+clean(string(a.State), 16)+")")
+	}
+	return strings.Join(parts, ", ")
+}

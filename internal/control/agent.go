@@ -55,6 +55,11 @@ type AgentInfo struct {
 	// Interrupted is set while the last stop of the agent was caused by the
 	// user interrupting it (Esc / ctrl+c).
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Turns counts the turns the agent's CLI finished (a prompt, then the
+	// end-of-turn hook with something said); LastTurn is the first line of
+	// what it said last. Set in agent.wait's results.
+	Turns    int    `json:"turns,omitempty"`
+	LastTurn string `json:"last_turn,omitempty"`
 	// Accent is the pane's border colour, a palette index "0".."255" or
 	// "#rrggbb" as in a theme, set by the program through tmux's pane style
 	// options; "" for the theme's.

@@ -123,6 +123,11 @@ type IDParams struct {
 type WaitParams struct {
 	IDs       []string `json:"ids"`
 	TimeoutMS int64    `json:"timeout_ms,omitempty"`
+	// Until is what to wait for (see WaitUntils): "" and "exit" wait for the
+	// agents to finish.
+	Until string `json:"until,omitempty"`
+	// Any returns as soon as one agent got there, not all of them.
+	Any bool `json:"any,omitempty"`
 }
 
 // WaitResult is the result of agent.wait: the agents in the order asked for.

@@ -342,13 +342,17 @@ func handleWait(ctx context.Context, s *Server, params json.RawMessage) (any, *R
 	if rerr != nil {
 		return nil, rerr
 	}
+	wait, rerr := waiterFor(s.b, p)
+	if rerr != nil {
+		return nil, rerr
+	}
 	wctx := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		wctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	agents, err := s.b.Wait(wctx, p.IDs)
+	agents, err := wait(wctx, p.IDs)
 	if err == nil {
 		return WaitResult{Agents: agents}, nil
 	}

@@ -70,6 +70,8 @@ type (
 	waitInput struct {
 		IDs            []string `json:"ids"`
 		TimeoutSeconds float64  `json:"timeout_seconds,omitempty"`
+		Until          string   `json:"until,omitempty"`
+		Any            bool     `json:"any,omitempty"`
 	}
 	idInput struct {
 		ID string `json:"id"`
@@ -117,7 +119,9 @@ var toolSchemas = map[string]string{
   "type": "object", "additionalProperties": false, "required": ["ids"],
   "properties": {
     "ids": {"type": "array", "items": ` + agentIDSchema + `, "minItems": 1, "maxItems": 100},
-    "timeout_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 50, "description": "longest wait (default and maximum 50)"}
+    "timeout_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 50, "description": "longest wait (default and maximum 50)"},
+    "until": {"type": "string", "enum": ["exit", "turn", "idle", "waiting", "any"], "description": "what to wait for: exit (default), turn (the agent CLI answered its prompt; last_turn has the first line), idle, waiting (for input), or any of these"},
+    "any": {"type": "boolean", "description": "return when one of the agents got there, not all"}
   }
 }`,
 	"close_agent": `{
@@ -178,7 +182,7 @@ func New(client *control.Client) *mcp.Server {
 	}, guard(t.send))
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "wait_agent",
-		Description: "Wait until the given agents have finished, for at most 50 seconds, then return their states; finished is false if some still run, so call it again.",
+		Description: "Wait until the given agents have finished (or, with until, finished a turn, gone idle or wait for input; with any, one of them), for at most 50 seconds, then return their states; finished is false if they are not there yet, so call it again.",
 		InputSchema: schema("wait_agent"),
 		Annotations: withTitle(readOnly, "Wait for agents"),
 	}, guard(t.wait))
@@ -250,12 +254,15 @@ type agentSummary struct {
 	QueuePos  int              `json:"queue_pos,omitempty"`
 	Subagents int              `json:"subagents,omitempty"`
 	Ended     *time.Time       `json:"ended,omitempty"`
+	Turns     int              `json:"turns,omitempty"`
+	LastTurn  string           `json:"last_turn,omitempty"`
 }
 
 func summarize(a control.AgentInfo) agentSummary {
 	return agentSummary{
 		ID: a.ID, Title: a.Title, Kind: a.Kind, Argv: a.Argv, State: a.State, Why: a.Why, Since: a.Since,
 		ExitCode: a.ExitCode, Visible: a.Visible, QueuePos: a.QueuePos, Subagents: a.Subagents, Ended: a.Ended,
+		Turns: a.Turns, LastTurn: a.LastTurn,
 	}
 }
 
@@ -345,7 +352,14 @@ func (t mcpTools) wait(ctx context.Context, in waitInput) (any, error) {
 	// margin only covers a session that stopped answering.
 	ctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
 	defer cancel()
-	res, err := t.c.Wait(ctx, in.IDs, timeout)
+	exit := (in.Until == "" || in.Until == control.UntilExit) && !in.Any
+	var res control.WaitResult
+	var err error
+	if exit {
+		res, err = t.c.Wait(ctx, in.IDs, timeout)
+	} else {
+		res, err = t.c.WaitFor(ctx, in.IDs, timeout, in.Until, in.Any)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("wait for %s: %w", strings.Join(in.IDs, ", "), err)
 	}
@@ -356,12 +370,15 @@ func (t mcpTools) wait(ctx context.Context, in waitInput) (any, error) {
 	}{Finished: !res.TimedOut, Agents: []agentSummary{}}
 	for _, a := range res.Agents {
 		out.Agents = append(out.Agents, summarize(a))
-		if !a.State.Finished() {
+		if exit && !a.State.Finished() {
 			out.Finished = false
 		}
 	}
 	if !out.Finished {
 		out.Note = "some agents are still running; call wait_agent again to keep waiting"
+		if !exit {
+			out.Note = "not there yet; call wait_agent again to keep waiting"
+		}
 	}
 	return out, nil
 }

@@ -106,6 +106,9 @@ func (e *Engine) Decide(a Agent, ask agentstate.Ask, now time.Time) agentstate.D
 // DecideAll is Decide that also returns the overlap policy's warnings, one
 // per agent concerned, each also recorded for that agent's explain.
 func (e *Engine) DecideAll(a Agent, ask agentstate.Ask, now time.Time) (agentstate.Decision, []Warning) {
+	if ask.Repeat {
+		return agentstate.Decision{}, nil // a turn a block kept going ends now
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var blocks, hints, blockNames, hintNames []string

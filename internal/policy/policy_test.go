@@ -205,3 +205,16 @@ func TestDelegationNudge(t *testing.T) {
 		}
 	})
 }
+
+// A Stop that ends a turn a block kept going is not blocked again, or the
+// agent would never stop.
+func TestStopBlockedOnlyOnce(t *testing.T) {
+	e := New([]Rule{{Name: "tests-first", On: agentstate.PointStop, Action: agentstate.ActionBlock, Message: "run the tests"}})
+	a := Agent{ID: "a1"}
+	if d := e.Decide(a, agentstate.Ask{Point: agentstate.PointStop, Said: "done"}, time.Time{}); d.Action != agentstate.ActionBlock {
+		t.Fatalf("first stop: %+v", d)
+	}
+	if d := e.Decide(a, agentstate.Ask{Point: agentstate.PointStop, Said: "done", Repeat: true}, time.Time{}); d.Action != agentstate.ActionNone {
+		t.Errorf("the repeated stop: %+v, want none", d)
+	}
+}

@@ -37,10 +37,7 @@ func ask(payload []byte) (agentstate.Ask, bool, error) {
 	case "UserPromptSubmit":
 		a.Point, a.Prompt = agentstate.PointPrompt, p.Prompt
 	case "Stop":
-		if p.StopHookActive {
-			return agentstate.Ask{}, false, nil
-		}
-		a.Point, a.Said = agentstate.PointStop, p.LastMessage
+		a.Point, a.Said, a.Repeat = agentstate.PointStop, p.LastMessage, p.StopHookActive
 	default:
 		return agentstate.Ask{}, false, nil
 	}

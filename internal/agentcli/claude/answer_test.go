@@ -23,7 +23,8 @@ func TestAskFromRecordedPayloads(t *testing.T) {
 		{"post_tool_use_read.json", true, agentstate.Ask{Point: agentstate.PointPostTool, Tool: "Read", Paths: []string{"/home/dev/proj/layout/layout.go"}}},
 		{"user_prompt_submit.json", true, agentstate.Ask{Point: agentstate.PointPrompt, Prompt: "Fix the flaky test in layout\nand run the suite"}},
 		{"stop.json", true, agentstate.Ask{Point: agentstate.PointStop, Said: "All 42 tests pass now.\nI changed layout.go to…"}},
-		{"stop_hook_active.json", false, agentstate.Ask{}}, // the turn already went on once for a hook
+		// The turn already went on once for a hook: it ends, unanswered.
+		{"stop_hook_active.json", true, agentstate.Ask{Point: agentstate.PointStop, Said: "All 42 tests pass now.\nI changed layout.go to…", Repeat: true}},
 		{"permission_request.json", false, agentstate.Ask{}},
 		{"session_start.json", false, agentstate.Ask{}},
 		{"notification_idle.json", false, agentstate.Ask{}},
