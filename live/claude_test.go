@@ -137,3 +137,42 @@ func (h *harness) approve(question string) {
 		}
 	}
 }
+
+// TestClaudeFirstScreenMatchesTmux compares Claude Code's first screen in
+// agentgrid's main view with the same program in plain tmux.
+func TestClaudeFirstScreenMatchesTmux(t *testing.T) {
+	h := claudeHarness(t)
+	compareFirstScreen(t, h, "? for shortcuts", nil, nil, "claude")
+}
+
+// TestClaudeSpawnedKind starts Claude Code as a background agent of kind
+// claude with a prompt, the way an orchestrator does, and answers its
+// permission prompt through the socket.
+func TestClaudeSpawnedKind(t *testing.T) {
+	h := claudeHarness(t)
+	h.start("sh")
+	out, err := h.client("spawn", "--kind", "claude", "--title", "worker", "--cwd", h.proj, "--prompt", `CALL Bash {"command":"touch spawned-file.txt"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(out)
+	defer func() {
+		if t.Failed() {
+			screen, _ := h.client("capture", id)
+			t.Logf("%s's screen:\n%s", id, screen)
+		}
+	}()
+	h.waitState(id, "waiting", "hook:claude", "permission: Bash: touch spawned-file.txt", 60*time.Second)
+	// Claude may ignore a key right after drawing its menu: answer until
+	// the tool has run.
+	h.waitFor(30*time.Second, func() bool {
+		if _, err := os.Stat(filepath.Join(h.proj, "spawned-file.txt")); err == nil {
+			return true
+		}
+		_, _ = h.client("send", id, "\r")
+		time.Sleep(time.Second)
+		return false
+	}, "the approved command to run")
+	h.waitState(id, "idle", "hook:claude", "turn finished", 30*time.Second)
+	t.Logf("explain %s:\n%s", id, h.explain(id))
+}

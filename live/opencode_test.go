@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 )
@@ -69,4 +70,12 @@ func (h *harness) neverState(id, state string, d time.Duration) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// TestOpenCodeFirstScreenMatchesTmux compares OpenCode's first screen in
+// agentgrid's main view with the same program in plain tmux.
+func TestOpenCodeFirstScreenMatchesTmux(t *testing.T) {
+	h := opencodeHarness(t)
+	masks := []*regexp.Regexp{regexp.MustCompile(`Ask anything… "[^"]*"`)} // a random example prompt
+	compareFirstScreen(t, h, "ctrl+p commands", masks, []string{"  ⊙ 1 MCP /status"}, "opencode")
 }
