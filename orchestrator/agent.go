@@ -21,13 +21,16 @@ const historyLen = 20
 // agent is one entry of the registry. Every field except the atomics is
 // owned by the reconciler goroutine.
 type agent struct {
-	id    string
-	seq   int
-	title string // asked for; "" means derive from the terminal title or argv
-	kind  string
-	argv  []string
-	cwd   string
-	env   []string
+	// lastHookAt is when the hook program of the latest applied signal
+	// started (agentstate.Signal.At).
+	lastHookAt time.Time
+	id         string
+	seq        int
+	title      string // asked for; "" means derive from the terminal title or argv
+	kind       string
+	argv       []string
+	cwd        string
+	env        []string
 	// parent is the agent whose token spawned this one; "" for the user.
 	parent string
 

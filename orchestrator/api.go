@@ -340,6 +340,14 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 		if source != "" {
 			src = sourceHook + ":" + source
 		}
+		if !sig.At.IsZero() {
+			if sig.At.Before(a.lastHookAt) {
+				// Overtaken by a later event of the same CLI.
+				sig.State, sig.Status, sig.SessionEnd = "", "", false
+			} else {
+				a.lastHookAt = sig.At
+			}
+		}
 		why := sig.Why
 		if why == "" && sig.Event != "" {
 			why = sig.Event

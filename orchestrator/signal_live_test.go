@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -70,5 +71,39 @@ func TestClaudeStopFailureEndsTheTurn(t *testing.T) {
 	signalFixture(t, e, a.ID, "claude", "live_stop_failure")
 	if in, _ := e.Agent(a.ID); in.State != agentstate.Idle || in.Why != "turn failed: API Error: 400 scripted failure" || in.Source != "hook:claude" {
 		t.Errorf("after StopFailure: %s %s %q", in.State, in.Source, in.Why)
+	}
+}
+
+// Codex runs one hook process per event, and the session may read two of
+// them the other way round: the live suite saw PermissionRequest (waiting)
+// applied before the PreToolUse (running) that Codex sent 30 ms earlier,
+// leaving the pane running under an approval prompt. The hook's start time
+// orders them (payloads recorded from Codex 0.171.0).
+func TestOvertakenHookChangesNoState(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	a := spawn(t, e, "sleep", "60")
+	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	read := func(name string) agentstate.Signal {
+		payload, err := os.ReadFile(filepath.Join("..", "internal", "agentcli", "codex", "testdata", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := registry.Adapt("codex", payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
+	}
+	pre, perm := read("live_pre_tool_use"), read("live_permission_request")
+	t0 := time.Now()
+	pre.At, perm.At = t0, t0.Add(30*time.Millisecond)
+	if err := e.Signal(a.ID, perm, "codex"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Signal(a.ID, pre, "codex"); err != nil {
+		t.Fatal(err)
+	}
+	if in, _ := e.Agent(a.ID); in.State != StateWaiting || in.Why != "permission: Bash: touch cx-file.txt" {
+		t.Errorf("after the overtaken PreToolUse: %s %q", in.State, in.Why)
 	}
 }

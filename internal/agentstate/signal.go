@@ -1,5 +1,7 @@
 package agentstate
 
+import "time"
+
 // Signal is what an agent CLI's hook said, in agentgrid's terms. The engine
 // fuses it with the other evidence it has (process, terminal, input, output).
 //
@@ -27,6 +29,11 @@ type Signal struct {
 	// permission" after PermissionRequest): while the agent is waiting on
 	// a hook's word, it keeps that word's reason and status.
 	Restates bool `json:"restates,omitempty"`
+	// At is when the hook program started. Each event runs its own hook
+	// process, and two of them may reach the session the other way round
+	// (Codex's PreToolUse and PermissionRequest, a few ms apart): a signal
+	// older than one already applied changes no state.
+	At time.Time `json:"at,omitzero"`
 }
 
 // Empty reports whether the signal says nothing to act on: an event the

@@ -118,6 +118,7 @@ func runHookTo(args []string, stdin io.Reader, stdout io.Writer, getenv func(str
 	if sig.Empty() {
 		return // an event the adapter does not map
 	}
+	sig.At = start
 	// A notification: the session sends no reply to wait for.
 	ctx, cancel := context.WithTimeout(context.Background(), hookSendBudget)
 	defer cancel()

@@ -73,6 +73,10 @@ func TestRunHookSendsSignal(t *testing.T) {
 	if p.ID != "a4" || p.CLI != "claude" || p.Signal.State != "waiting" || p.Signal.Status != "permission: Bash: go test ./..." {
 		t.Errorf("params = %+v", p)
 	}
+	// The hook's start time orders signals that reach the session out of order.
+	if p.Signal.At.IsZero() {
+		t.Errorf("the signal carries no start time: %s", line)
+	}
 
 	// Codex passes the payload as the last argument.
 	runHook([]string{"codex", `{"type":"agent-turn-complete","last-assistant-message":"ok"}`}, strings.NewReader(""), env, time.Now())
