@@ -85,7 +85,7 @@ func (e *Engine) onTimer(a *agent) {
 	now := e.now()
 	last := a.pane.LastOutput()
 	if a.f.State == agentstate.Running {
-		if now.Sub(last) >= e.idleAfter() {
+		if now.Sub(last) >= e.idleAfter() && now.Sub(a.f.Since) >= e.idleAfter() {
 			e.apply(a, evidence{Kind: evQuiet, Time: now})
 		}
 		if a.f.State == agentstate.Running {
@@ -165,7 +165,11 @@ func (e *Engine) updateTimer(a *agent) {
 
 // idleDeadline is when a running agent may next be declared idle.
 func (e *Engine) idleDeadline(a *agent) time.Time {
-	d := a.pane.LastOutput().Add(e.idleAfter())
+	quiet := a.pane.LastOutput()
+	if a.f.Since.After(quiet) {
+		quiet = a.f.Since // counted from the state change too
+	}
+	d := quiet.Add(e.idleAfter())
 	if !yieldsToActivity(a.f, a.f.Confirmed, e.fusionConfig()) {
 		if s := a.f.Confirmed.Add(e.staleAfter()); s.After(d) {
 			d = s

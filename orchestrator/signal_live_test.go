@@ -82,7 +82,7 @@ func TestClaudeStopFailureEndsTheTurn(t *testing.T) {
 func TestOvertakenHookChangesNoState(t *testing.T) {
 	e := newTestEngine(t, nil, nil, nil)
 	a := spawn(t, e, "sleep", "60")
-	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == StateRunning })
+	waitAgent(t, e, a.ID, "running", func(in control.AgentInfo) bool { return in.State == agentstate.Running })
 	read := func(name string) agentstate.Signal {
 		payload, err := os.ReadFile(filepath.Join("..", "internal", "agentcli", "codex", "testdata", name+".json"))
 		if err != nil {
@@ -103,7 +103,7 @@ func TestOvertakenHookChangesNoState(t *testing.T) {
 	if err := e.Signal(a.ID, pre, "codex"); err != nil {
 		t.Fatal(err)
 	}
-	if in, _ := e.Agent(a.ID); in.State != StateWaiting || in.Why != "permission: Bash: touch cx-file.txt" {
+	if in, _ := e.Agent(a.ID); in.State != agentstate.Waiting || in.Why != "permission: Bash: touch cx-file.txt" {
 		t.Errorf("after the overtaken PreToolUse: %s %q", in.State, in.Why)
 	}
 }

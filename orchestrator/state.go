@@ -138,7 +138,10 @@ func fuseState(f fusion, ev evidence, cfg fusionConfig) fusion {
 			f.Interrupted = false
 		}
 	case evQuiet:
-		if f.State == agentstate.Running && yieldsToActivity(f, t, cfg) {
+		// Quiet counts from the later of the last output and the state
+		// change: an answer to a long-silent prompt is running for a while,
+		// not idle a moment later.
+		if f.State == agentstate.Running && t.Sub(f.Since) >= cfg.IdleAfter && yieldsToActivity(f, t, cfg) {
 			f = setState(f, agentstate.Idle, fmt.Sprintf("no output for %s", cfg.IdleAfter), sourceActivity, t)
 		}
 	}

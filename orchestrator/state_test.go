@@ -37,6 +37,8 @@ func TestFuseState(t *testing.T) {
 		{"a stale hook yields to the bell", []evidence{started, hook(1, "running", "tool"), {Kind: evTerminal, Time: at(100), Why: "terminal bell"}}, agentstate.Waiting, sourceTerminal, "bell", nil},
 		{"a later hook overrides the bell", []evidence{started, {Kind: evTerminal, Time: at(1)}, hook(2, "running", "prompt submitted")}, agentstate.Running, "hook:claude", "prompt submitted", nil},
 		{"input answers a waiting agent", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2), Answer: true}}, agentstate.Running, sourceInput, "user answered", nil},
+		{"quiet right after an answer does not idle", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(30), Answer: true}, {Kind: evQuiet, Time: at(30)}}, agentstate.Running, sourceInput, "user answered", nil},
+		{"quiet idles once running for idle_after", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(30), Answer: true}, {Kind: evQuiet, Time: at(35)}}, agentstate.Idle, sourceActivity, "no output", nil},
 		{"moving in a menu answers nothing", []evidence{started, hook(1, "waiting", "permission"), {Kind: evInput, Time: at(2)}}, agentstate.Waiting, "hook:claude", "permission", nil},
 		{"input to an idle agent changes nothing", []evidence{started, hook(1, "idle", "x"), {Kind: evInput, Time: at(2)}}, agentstate.Idle, "hook:claude", "x", nil},
 		{"esc then Stop is labelled interrupted", []evidence{started, hook(1, "running", "tool"), {Kind: evInput, Time: at(2), Interrupt: true}, hook(3, "idle", "stop")}, agentstate.Idle, "hook:claude", "interrupted by user",
