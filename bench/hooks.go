@@ -262,27 +262,20 @@ func hbRenderRows(o benchOptions) []benchRow {
 		Entries: entries,
 		Focus:   "a7 hooked agent",
 	}
-	var rows []benchRow
-	for _, c := range []struct {
-		what string
-		in   hooks.StatusLineInput
-	}{{"segments", in}} {
-		const calls = 2000
-		var us []float64
-		for range max(o.Runs, 5) {
-			start := time.Now()
-			for range calls {
-				_ = hooks.RenderStatusLine(c.in, hbCols)
-			}
-			us = append(us, float64(time.Since(start))/float64(time.Microsecond)/calls)
+	const calls = 2000
+	var us []float64
+	for range max(o.Runs, 5) {
+		start := time.Now()
+		for range calls {
+			_ = hooks.RenderStatusLine(in, hbCols)
 		}
-		fmt.Fprintf(os.Stderr, "hooks: (c) %s: median of %d batches of %d calls\n", c.what, len(us), calls)
-		rows = append(rows, benchRow{
-			Metric:    fmt.Sprintf("(c) status line render, %d entries, %d columns, %s", hbEntries, hbCols, c.what),
-			Agentgrid: wbCell(median(us), "µs"),
-		})
+		us = append(us, float64(time.Since(start))/float64(time.Microsecond)/calls)
 	}
-	return rows
+	fmt.Fprintf(os.Stderr, "hooks: (c) median of %d batches of %d calls\n", len(us), calls)
+	return []benchRow{{
+		Metric:    fmt.Sprintf("(c) status line render, %d entries, %d columns", hbEntries, hbCols),
+		Agentgrid: wbCell(median(us), "µs"),
+	}}
 }
 
 // hbMedP90 formats "median (p90 x)".

@@ -56,8 +56,7 @@ type Model struct {
 	// the resize commands (see resizeEngine).
 	area   atomic.Uint64
 	cfg    config.Config
-	styles themes.Styles
-	ui     uiStyles
+	ui     uiStyles // the theme's styles as cell styles
 	now    func() time.Time
 	prefix string // the prefix key as Bubble Tea names it, e.g. "ctrl+b"
 	// keyOpts are the optional bindings the config turned on.
@@ -117,7 +116,6 @@ func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() ti
 	m := &Model{
 		eng:          eng,
 		cfg:          cfg,
-		styles:       styles,
 		ui:           newUIStyles(styles),
 		now:          now,
 		prefix:       prefix,
