@@ -15,8 +15,8 @@ import (
 // and no escape sequence is written only to be parsed again.
 type StatusStyle uint8
 
-// The parts of the status line. StyleBase is the line itself: padding and
-// the text between parts.
+// The parts of the status line. StyleBase is the line itself: its leading
+// blank and the padding after the last part.
 const (
 	StyleBase       StatusStyle = iota
 	StyleCounts                 // a count
