@@ -88,13 +88,17 @@ func cellColor(c color.Color) vterm.Color {
 // chose through tmux styles) as a cell colour; anything else is the
 // default, and the border keeps the theme's colour.
 func accentColor(s string) vterm.Color {
-	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n <= 255 {
-		return vterm.IndexedColor(uint8(n))
+	if s == "" {
+		return vterm.DefaultColor // most panes: no error value built per frame
 	}
-	if h, ok := strings.CutPrefix(s, "#"); ok && len(h) == 6 {
-		if v, err := strconv.ParseUint(h, 16, 32); err == nil {
+	if h, ok := strings.CutPrefix(s, "#"); ok {
+		if v, err := strconv.ParseUint(h, 16, 32); err == nil && len(h) == 6 {
 			return vterm.RGBColor(uint8(v>>16), uint8(v>>8), uint8(v))
 		}
+		return vterm.DefaultColor
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n <= 255 {
+		return vterm.IndexedColor(uint8(n))
 	}
 	return vterm.DefaultColor
 }
