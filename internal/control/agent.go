@@ -12,7 +12,10 @@ const MainID = "main"
 // AgentInfo is a JSON-serialisable snapshot of one agent, used by list
 // --json, the socket, MCP and the UI.
 type AgentInfo struct {
-	ID    string   `json:"id"` // "a1", "a2", ...; the orchestrator is "main"
+	ID string `json:"id"` // "a1", "a2", ...; the orchestrator is "main"
+	// Title is the agent's one name, given by the engine: the title asked
+	// for, else the one its program set, else its command's base name.
+	// Borders, the status line, lists and tmux's pane_title all show it.
 	Title string   `json:"title"`
 	Kind  string   `json:"kind,omitempty"`
 	Argv  []string `json:"argv"`
