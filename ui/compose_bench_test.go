@@ -63,11 +63,11 @@ func newBench16(tb testing.TB) *bench16 {
 		})
 	}
 	b.in.width, b.in.height = w, h
-	ui := newUIStyles(testStyles())
-	b.in.status = ui.statusLine(hooks.RenderStatusLine(hooks.StatusLineInput{
+	// Plain text, as the status line was drawn here before it had styles.
+	b.in.status = plain(hooks.RenderStatusLine(hooks.StatusLineInput{
 		Counts: agentstate.Counts{Running: 12, Waiting: 1, Done: 2, Queued: 4}, Focus: "main",
 		Entries: []hooks.StatusEntry{{Key: "build", Text: "✓ green"}, {Key: "ci", Text: "3/4 jobs"}},
-	}, w))
+	}, w).String())
 	return b
 }
 
