@@ -48,6 +48,13 @@ func runHooksBench(o benchOptions) ([]benchRow, error) {
 		return render, err
 	}
 
+	// A policy that denies writes to .env: the decision row's hook call
+	// gets an answer to print.
+	decided, err := hbDecisionSetup(e.dir)
+	if err != nil {
+		return render, err
+	}
+
 	var tm *benchTmux
 	tm, tmuxErr := startBenchTmux("hooks")
 	if tmuxErr == nil {
@@ -69,7 +76,8 @@ func runHooksBench(o benchOptions) ([]benchRow, error) {
 
 	// (a) the cost of one hook call, interleaved with the tmux peer so
 	// both see the same machine load.
-	var liveMS, noneMS, tmuxMS []float64
+	var liveMS, noneMS, decideMS, tmuxMS []float64
+	missed := 0
 	for i := -2; i < n; i++ { // two warm-up rounds fill the page cache
 		d1, err := hbTimeHook(e.bin, live, bytes.Replace(payload, []byte("go test ./..."), []byte(fmt.Sprintf("cost-%04d", i+2)), 1))
 		if err != nil {
@@ -78,6 +86,13 @@ func runHooksBench(o benchOptions) ([]benchRow, error) {
 		d2, err := hbTimeHook(e.bin, none, payload)
 		if err != nil {
 			return render, err
+		}
+		d4, answered, err := hbTimeDecision(e.bin, live, decided)
+		if err != nil {
+			return render, err
+		}
+		if !answered && i >= 0 {
+			missed++
 		}
 		var d3 time.Duration
 		if tmuxErr == nil {
@@ -88,7 +103,7 @@ func runHooksBench(o benchOptions) ([]benchRow, error) {
 		if i < 0 {
 			continue
 		}
-		liveMS, noneMS = append(liveMS, wbMS(d1)), append(noneMS, wbMS(d2))
+		liveMS, noneMS, decideMS = append(liveMS, wbMS(d1)), append(noneMS, wbMS(d2)), append(decideMS, wbMS(d4))
 		if tmuxErr == nil {
 			tmuxMS = append(tmuxMS, wbMS(d3))
 		}
@@ -97,7 +112,7 @@ func runHooksBench(o benchOptions) ([]benchRow, error) {
 	for _, c := range []struct {
 		what string
 		xs   []float64
-	}{{"live session", liveMS}, {"no session", noneMS}} {
+	}{{"live session", liveMS}, {fmt.Sprintf("live session, a block decision printed (%d of %d missed the 200 ms budget)", missed, n), decideMS}, {"no session", noneMS}} {
 		r := benchRow{
 			Metric:    fmt.Sprintf("(a) agentgrid hook claude per event, %s (tmux: display-message -p x)", c.what),
 			Agentgrid: hbMedP90(c.xs, "ms"),
