@@ -1,11 +1,18 @@
 package orchestrator
 
 import (
+	"time"
+
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/internal/policy"
 )
+
+// decideSignalWait is how long Decide waits for the reconciler to apply
+// the hook's signal before it answers anyway (on the wall clock, like
+// cmdTimeout: it protects the caller, whatever time the engine is told).
+const decideSignalWait = 50 * time.Millisecond
 
 // policyRules turns the config's [[policies]] into the policy engine's rules.
 func policyRules(cfg config.Config) []policy.Rule {
@@ -39,8 +46,21 @@ func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.As
 		}
 	}
 	if !sig.Empty() {
-		if err := e.Signal(id, sig, cli); err != nil {
-			return agentstate.Decision{}, err
+		// The state goes through the reconciler. A busy one (a start that
+		// hangs) must not hold the answer past the hook's budget, or a
+		// block would turn into no decision: after a short wait the answer
+		// goes out and the signal follows. Later hooks queue behind it.
+		applied := make(chan error, 1)
+		go func() { applied <- e.Signal(id, sig, cli) }()
+		wait := time.NewTimer(decideSignalWait)
+		defer wait.Stop()
+		select {
+		case err := <-applied:
+			if err != nil {
+				return agentstate.Decision{}, err
+			}
+		case <-wait.C:
+			e.log.Warn("hook answered before its state was applied: the engine is busy", "agent", id, "event", sig.Event)
 		}
 	}
 	if d.Action != agentstate.ActionBlock {

@@ -3,10 +3,13 @@ package orchestrator
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/panes"
+	"github.com/agentgrid/agentgrid/panes/panestest"
 )
 
 func TestDecideFromPoliciesRecordsAndAppliesSignal(t *testing.T) {
@@ -95,4 +98,47 @@ func TestOverlapWarnsBothInStatusLineAndExplain(t *testing.T) {
 			t.Errorf("%s's explain decisions %+v, want the overlap", id, ex.Decisions)
 		}
 	}
+}
+
+// A reconciler stuck on a start that hangs does not hold the answer: the
+// block comes back at once and the state follows once the engine is free.
+func TestDecideAnswersWhileTheEngineIsBusy(t *testing.T) {
+	clock := newFakeClock()
+	release := make(chan struct{})
+	defer close(release)
+	sp := &panestest.Spawner{Fail: func(s panes.StartSpec) error {
+		if s.Argv[0] == "hang" {
+			<-release
+		}
+		return nil
+	}}
+	e := newClockedEngine(t, sp, clock, nil, func(c *config.Config) {
+		c.Policies = []config.Policy{{Name: "ro", On: "pre_tool", Tools: []string{"Write"}, Action: "block", Message: "read only"}}
+	})
+	e.Resize(80, 24)
+	ok := spawn(t, e, "fine")
+	waitAgent(t, e, ok.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	go func() { _, _ = e.Spawn(control.SpawnRequest{Argv: []string{"hang"}}) }()
+	clock.waitTimerAt(t, clock.Now().Add(startTimeout), "the hanging start's deadline") // the reconciler is stuck
+
+	type result struct {
+		d   agentstate.Decision
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		d, err := e.Decide(ok.ID, "claude", agentstate.Signal{Event: "PreToolUse", State: agentstate.Waiting, Why: "marker"},
+			agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Write"})
+		res <- result{d, err}
+	}()
+	select {
+	case r := <-res:
+		if r.err != nil || r.d.Action != agentstate.ActionBlock {
+			t.Fatalf("decision %+v, %v; want the block", r.d, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Decide waited for the stuck reconciler")
+	}
+	clock.Advance(startTimeout)
+	waitAgent(t, e, ok.ID, "the hook's state applied after the engine is free", func(a control.AgentInfo) bool { return a.Why == "marker" })
 }
