@@ -16,11 +16,14 @@ func (t *Terminal) rowCells(ln *line) []Cell {
 }
 
 // rowSnap returns a copy of a visible row's stored cells, cached and
-// shared like rowCells: the compact form a frame converts on demand.
+// shared like rowCells: the compact form a frame converts on demand. The
+// copy ends after the first of the row's trailing zero cells (the one the
+// conversion looks at after the last written cell): the rest are blanks
+// PutRow adds, which keeps the copy of a short line short.
 func (t *Terminal) rowSnap(ln *line) []cell {
 	t.lineID(ln)
 	if ln.snap == nil {
-		ln.snap = append([]cell(nil), ln.cells...)
+		ln.snap = append([]cell(nil), ln.cells[:min(ln.used+1, len(ln.cells))]...)
 	}
 	return ln.snap
 }
@@ -118,7 +121,12 @@ func (f *Frame) PutRow(y int, dst []Cell) int {
 	f.conv.tabs.graphemes, f.conv.tabs.extras = f.graphemes, f.extras
 	n := min(len(dst), len(f.raw[y]))
 	putCells(&f.conv.tabs, &f.conv.buf, dst[:n], f.raw[y])
-	return n
+	// The row's trailing blanks, which the copy leaves out.
+	end := max(n, min(len(dst), f.Cols))
+	for i := n; i < end; i++ {
+		dst[i] = Cell{Content: " ", Width: 1}
+	}
+	return end
 }
 
 // Line returns the text of row y of the copy, trailing blanks trimmed: what

@@ -9,11 +9,12 @@ import (
 // colours and attributes, blanks, wide characters, runes that share a slot
 // of the rune text cache (U+2500 and U+2600 are 256 apart), combining
 // marks, a stray mark left by cursor movement, a joiner, an underline
-// colour and a hyperlink, VS16.
+// colour and a hyperlink, VS16, a prepended letter (U+0D4E) that a
+// following blank would join as the last written cell of a row.
 const mixedContent = "\x1b[1;31mred\x1b[0m plain \x1b[38;5;244mgrey\x1b[0m\r\n" +
 	"日本語 ─☀─☀ e\u0301 x\r\n" +
 	"\x1b[4:3m\x1b[58;2;1;2;3mcurly\x1b[0m \x1b]8;;https://example.com\x07link\x1b]8;;\x07 ✔\ufe0f\r\n" +
-	"ab\x1b[1D\u200d\x1b[5C\u0301z"
+	"ab\x1b[1D\u200d\x1b[5C\u0301z \u0d4e"
 
 // checkPutRow compares every row PutRow gives for rows with the cells
 // Frame gives for the same content.
