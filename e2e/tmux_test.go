@@ -39,3 +39,18 @@ func TestTmuxInsideAgentgridStaysInAgentgrid(t *testing.T) {
 		return a.State == "killed"
 	}, "the killed pane's agent to end")
 }
+
+// A session started from a binary that is not on PATH (go run, a build in
+// a temporary folder) still gives every pane the agentgrid command, the
+// session's own binary.
+func TestPanesHaveTheSessionsAgentgrid(t *testing.T) {
+	h := newHarness(t, 120, 30, "")
+	h.run([]string{"env", "PATH=/usr/bin:/bin", binary, "--session", h.session, "--", "sh"})
+	h.typeText(`agentgrid spawn --title from-pane -- sh -c 'echo spawned-from-pane; exec sleep 600'; echo "spawn=$?"`)
+	h.keys("Enter")
+	h.waitFor(15*time.Second, func() bool { return strings.Contains(h.capture(), "spawn=0") }, "agentgrid spawn in the main view to succeed")
+	h.waitFor(15*time.Second, func() bool {
+		out, err := h.client("capture", "a1")
+		return err == nil && strings.Contains(out, "spawned-from-pane")
+	}, "the spawned agent's output")
+}
