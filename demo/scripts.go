@@ -15,8 +15,10 @@ const (
 	minRun = 6 * time.Second
 	maxRun = 20 * time.Second
 	// askTimeout is how long the asking agent waits before taking "no" as
-	// the answer, so an unattended demo still ends.
-	askTimeout = 3 * time.Minute
+	// the answer, so an unattended demo keeps moving: on a small terminal
+	// the waiting agent holds the only agent pane, and the queue behind it
+	// would stand still until it is answered.
+	askTimeout = 30 * time.Second
 )
 
 // NewScript plans the run of the named script for a seed. The same name and
@@ -138,7 +140,8 @@ func (b *builder) proposal(t task) {
 // tell agentgrid (and the user) this agent needs an answer.
 func askPrompt(t task) string {
 	return setTitle("? "+t.title+" — waiting for you") + bell + notify(t.title+": needs your answer") +
-		"\n" + paint(fgYellow+sgrBold, "?") + " " + paint(sgrBold, fmt.Sprintf("Apply this change to %d files? [y/N] ", t.files))
+		"\n" + paint(fgYellow+sgrBold, "?") + " " + paint(sgrBold, fmt.Sprintf("Apply this change to %d files? [y/N] ", t.files)) +
+		paint(fgGray, fmt.Sprintf("(no answer in %s means no) ", askTimeout))
 }
 
 // afterYes plans the rest of the asking agent's run when the user says yes.

@@ -112,6 +112,12 @@ func TestAskingScriptFollowsTheAnswer(t *testing.T) {
 		if !strings.Contains(plain, "Apply this change to 3 files? [y/N]") {
 			t.Errorf("answer %q: the question was not asked", c.answer)
 		}
+		// Unanswered, the question gives up soon enough for the demo to
+		// keep moving where the asking agent holds the only pane (80x24),
+		// and says so.
+		if !strings.Contains(plain, "(no answer in 30s means no)") || askTimeout > 30*time.Second {
+			t.Errorf("answer %q: the question does not say it moves on by itself within 30s (timeout %s)", c.answer, askTimeout)
+		}
 		if !strings.Contains(plain, c.want) || strings.Contains(plain, c.notWant) {
 			t.Errorf("answer %q: want %q and not %q in:\n%s", c.answer, c.want, c.notWant, plain)
 		}
