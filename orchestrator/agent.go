@@ -64,6 +64,10 @@ type agent struct {
 	killWhy     string
 	accent      string // border colour ("4", "#ff8800") from tmux pane styles (tmuxops.go)
 
+	// wantEcho is set when the user's keystroke reached the pane: its next
+	// output is the echo, drawn at once (Engine.AwaitedOutput).
+	wantEcho atomic.Bool
+
 	// wantActivity asks the reader goroutine to report the next output; it
 	// is off while the agent is running, when the idle timer does the work.
 	wantActivity atomic.Bool

@@ -192,6 +192,7 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 		if user {
 			// Set before the write, so the echo cannot come back first.
 			a.pane.PrioritizeEcho()
+			a.wantEcho.Store(true)
 		}
 		if _, werr := a.pane.Write(data); werr != nil {
 			err = fmt.Errorf("send to agent %s: %w", id, werr)
@@ -427,10 +428,12 @@ func (e *Engine) Changed() <-chan struct{} { return e.changed }
 // user types) ahead of its frame-rate limit.
 func (e *Engine) FocusOutput() <-chan struct{} { return e.focusChanged }
 
-// FirstOutput is poked (cap 1, non-blocking) when an agent prints for the
-// first time: the moment a user who just started it looks for it, drawn at
-// once whatever the frame rate has spent.
-func (e *Engine) FirstOutput() <-chan struct{} { return e.firstOutput }
+// AwaitedOutput is poked (cap 1, non-blocking) on output the user is
+// waiting to see: an agent's first output, and the first output of a pane
+// after the user typed into it (the echo). The UI draws it at once, whatever
+// the frame rate has spent; it comes at most once per spawn or keystroke,
+// so it cannot flood.
+func (e *Engine) AwaitedOutput() <-chan struct{} { return e.awaited }
 
 // Wait blocks until every agent in ids has finished (done, failed or
 // killed) or ctx is done; it returns their infos in the order asked, with

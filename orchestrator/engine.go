@@ -59,7 +59,7 @@ type Engine struct {
 
 	changed      chan struct{}
 	focusChanged chan struct{} // poked when the focused pane prints
-	firstOutput  chan struct{} // poked when a new agent prints for the first time
+	awaited      chan struct{} // poked on a first output and on a keystroke's echo
 	snap         atomic.Pointer[Snapshot]
 
 	finMu sync.Mutex
@@ -143,7 +143,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Clock.Now), cwd: cwd, auth: newAuthority(),
 		pol:  policy.New(policyRules(cfg)),
 		cmds: make(chan command), quit: make(chan struct{}), loopEnd: make(chan struct{}),
-		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), firstOutput: make(chan struct{}, 1), finCh: make(chan struct{}),
+		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), awaited: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}
 	e.board.wake = make(chan struct{}, 1)
 	e.pol.SetLive(e.liveAgent)

@@ -187,7 +187,7 @@ func TestFakeNotificationMeansWaiting(t *testing.T) {
 
 // TestFakeFocusOutputOnlyForFocusedPane: output of the focused pane pokes
 // FocusOutput (the UI draws it at once), output of other panes does not; a
-// new agent's first output pokes FirstOutput.
+// new agent's first output pokes AwaitedOutput.
 func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 	sp := &panestest.Spawner{}
 	e := newTestEngine(t, sp, nil, nil)
@@ -207,13 +207,13 @@ func TestFakeFocusOutputOnlyForFocusedPane(t *testing.T) {
 	// Output returns once the pane read it, so after the second chunk the
 	// first one's output callback has run.
 	drain()
-	// A new agent's first output pokes FirstOutput wherever the focus is,
+	// A new agent's first output pokes AwaitedOutput wherever the focus is,
 	// and FocusOutput only for the focused pane.
 	procs[1].Output("first")
 	select {
-	case <-e.FirstOutput():
+	case <-e.AwaitedOutput():
 	case <-time.After(5 * time.Second):
-		t.Fatal("the first output of a new agent did not poke FirstOutput")
+		t.Fatal("the first output of a new agent did not poke AwaitedOutput")
 	}
 	procs[1].Output("other")
 	procs[1].Output("pane")
@@ -266,5 +266,56 @@ func TestSendEnterIsAKeyOfItsOwn(t *testing.T) {
 	want := []string{"run the tests", "\r", "\x03"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("writes %q, want %q", got, want)
+	}
+}
+
+// TestFakeAwaitedOutputIsTheEchoOfAKeystroke: after a new agent's first
+// output, only the first output after the user typed into a pane (its
+// echo) pokes AwaitedOutput; other output, and text sent by a script, do not.
+func TestFakeAwaitedOutputIsTheEchoOfAKeystroke(t *testing.T) {
+	sp := &panestest.Spawner{}
+	e := newTestEngine(t, sp, nil, nil)
+	e.Resize(120, 30)
+	a1 := spawn(t, e, "x")
+	waitAgent(t, e, a1.ID, "running on screen", func(a control.AgentInfo) bool { return a.State == agentstate.Running && a.Visible })
+	proc := sp.Procs()[0]
+	poked := func() bool {
+		select {
+		case <-e.AwaitedOutput():
+			return true
+		default:
+			return false
+		}
+	}
+	awaited := func(what string) {
+		t.Helper()
+		select {
+		case <-e.AwaitedOutput():
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s did not poke AwaitedOutput", what)
+		}
+	}
+	// Output returns once the pane read it, so its callback has run.
+	proc.Output("first")
+	awaited("the first output")
+	proc.Output("more")
+	if poked() {
+		t.Fatal("output after the first, with no keystroke, poked AwaitedOutput")
+	}
+	if err := e.Send(a1.ID, []byte("scripted")); err != nil {
+		t.Fatal(err)
+	}
+	proc.Output("reply to a script")
+	if poked() {
+		t.Fatal("the reply to text sent by a script poked AwaitedOutput")
+	}
+	if err := e.Input(a1.ID, []byte("k")); err != nil {
+		t.Fatal(err)
+	}
+	proc.Output("k")
+	awaited("the echo of a keystroke")
+	proc.Output("after the echo")
+	if poked() {
+		t.Fatal("output after the echo poked AwaitedOutput again")
 	}
 }

@@ -233,9 +233,9 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 			if first {
 				e.post(a, sigPrinted, nil)
 			}
-			if first {
+			if first || a.wantEcho.CompareAndSwap(true, false) {
 				select {
-				case e.firstOutput <- struct{}{}:
+				case e.awaited <- struct{}{}:
 				default:
 				}
 			}

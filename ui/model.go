@@ -36,7 +36,7 @@ type engine interface {
 	Snapshot() orchestrator.Snapshot
 	Changed() <-chan struct{}
 	FocusOutput() <-chan struct{}
-	FirstOutput() <-chan struct{}
+	AwaitedOutput() <-chan struct{}
 	Input(id string, data []byte) error
 	Send(id string, data []byte) error
 	Focus(id string)

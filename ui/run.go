@@ -98,7 +98,7 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 			changed = append(changed, st.Changed())
 		}
 		pump := newFramePump(p.Send, cfg.UI.FPS, eng.FocusOutput(), changed...)
-		pump.fresh = eng.FirstOutput()
+		pump.fresh = eng.AwaitedOutput()
 		p.Go("the frame pump", func() { pump.run(p.Context()) })
 	}
 	if err := termrt.Run(ctx, session{m}, opts.rt); err != nil {
