@@ -304,20 +304,30 @@ func handleList(ctx context.Context, s *Server, params json.RawMessage) (any, *R
 	return list, nil
 }
 
-func handleGet(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
+// agentParam decodes the params of a method that names one agent, requires
+// the id and checks that the caller has grant on that agent.
+func agentParam(ctx context.Context, params json.RawMessage, grant string) (string, *RPCError) {
 	var p IDParams
 	if e := decodeParams(params, &p); e != nil {
-		return nil, e
+		return "", e
 	}
 	if p.ID == "" {
-		return nil, missing("id")
+		return "", missing("id")
 	}
-	if e := may(ctx, GrantRead, p.ID); e != nil {
+	if e := may(ctx, grant, p.ID); e != nil {
+		return "", e
+	}
+	return p.ID, nil
+}
+
+func handleGet(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
+	id, e := agentParam(ctx, params, GrantRead)
+	if e != nil {
 		return nil, e
 	}
-	info, ok := s.b.Agent(p.ID)
+	info, ok := s.b.Agent(id)
 	if !ok {
-		return nil, rpcErrorf(CodeNotFound, "no agent with id %q in this session", p.ID)
+		return nil, rpcErrorf(CodeNotFound, "no agent with id %q in this session", id)
 	}
 	return info, nil
 }
@@ -370,17 +380,11 @@ func handleWait(ctx context.Context, s *Server, params json.RawMessage) (any, *R
 }
 
 func handleClose(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
-	var p IDParams
-	if e := decodeParams(params, &p); e != nil {
+	id, e := agentParam(ctx, params, GrantClose)
+	if e != nil {
 		return nil, e
 	}
-	if p.ID == "" {
-		return nil, missing("id")
-	}
-	if e := may(ctx, GrantClose, p.ID); e != nil {
-		return nil, e
-	}
-	if err := s.b.Close(p.ID); err != nil {
+	if err := s.b.Close(id); err != nil {
 		return nil, engineError(ctx, err)
 	}
 	return OKResult{OK: true}, nil
@@ -428,17 +432,11 @@ func handleCapture(ctx context.Context, s *Server, params json.RawMessage) (any,
 }
 
 func handleExplain(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
-	var p IDParams
-	if e := decodeParams(params, &p); e != nil {
+	id, e := agentParam(ctx, params, GrantRead)
+	if e != nil {
 		return nil, e
 	}
-	if p.ID == "" {
-		return nil, missing("id")
-	}
-	if e := may(ctx, GrantRead, p.ID); e != nil {
-		return nil, e
-	}
-	ex, err := s.b.Explain(p.ID)
+	ex, err := s.b.Explain(id)
 	if err != nil {
 		return nil, engineError(ctx, err)
 	}
