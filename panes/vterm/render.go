@@ -211,15 +211,21 @@ func (t *Terminal) appendSGR(b []byte, c cell) []byte {
 		b = append(b, ";4:"...)
 		b = strconv.AppendInt(b, int64(ul), 10)
 	}
-	b = appendColor(b, c.fg, 30, 90, "38")
-	b = appendColor(b, c.bg, 40, 100, "48")
+	b = AppendColorSGR(b, c.fg, 30, 90, "38")
+	b = AppendColorSGR(b, c.bg, 40, 100, "48")
 	if ul := t.tables.extraOf(c).ul; ul != 0 {
-		b = appendColor(b, ul, -1, -1, "58")
+		b = AppendColorSGR(b, ul, -1, -1, "58")
 	}
 	return append(b, 'm')
 }
 
-func appendColor(b []byte, c Color, base, bright int, ext string) []byte {
+// AppendColorSGR appends ";" and the SGR parameters that select colour c
+// (nothing for the default colour): base+i for the 8 basic colours (30 for
+// a foreground, 40 for a background; -1 for none), bright+i-8 for the 8
+// bright ones (-1 for none), otherwise ext (38, 48 or 58) with ";5;N" or
+// ";2;R;G;B". The emulator's row renderer and agentgrid's frame writer
+// share it.
+func AppendColorSGR(b []byte, c Color, base, bright int, ext string) []byte {
 	if c == 0 {
 		return b
 	}

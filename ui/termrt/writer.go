@@ -308,10 +308,10 @@ func appendSGR(b []byte, from, to Style) []byte {
 		// Attributes changed: start from a reset and set everything.
 		b = append(b, '0')
 		b = appendAttrs(b, to)
-		b = appendColor(b, to.Fg, 30, 90, "38")
-		b = appendColor(b, to.Bg, 40, 100, "48")
+		b = vterm.AppendColorSGR(b, to.Fg, 30, 90, "38")
+		b = vterm.AppendColorSGR(b, to.Bg, 40, 100, "48")
 		if to.Ul != 0 {
-			b = appendColor(b, to.Ul, -1, -1, "58")
+			b = vterm.AppendColorSGR(b, to.Ul, -1, -1, "58")
 		}
 		return append(b, 'm')
 	}
@@ -321,14 +321,14 @@ func appendSGR(b []byte, from, to Style) []byte {
 		if to.Fg == 0 {
 			b = append(b, ";39"...)
 		} else {
-			b = appendColor(b, to.Fg, 30, 90, "38")
+			b = vterm.AppendColorSGR(b, to.Fg, 30, 90, "38")
 		}
 	}
 	if to.Bg != from.Bg {
 		if to.Bg == 0 {
 			b = append(b, ";49"...)
 		} else {
-			b = appendColor(b, to.Bg, 40, 100, "48")
+			b = vterm.AppendColorSGR(b, to.Bg, 40, 100, "48")
 		}
 	}
 	// Drop the leading ';' of the first parameter.
@@ -358,37 +358,6 @@ func appendAttrs(b []byte, st Style) []byte {
 		b = strconv.AppendInt(b, int64(st.UlStyle), 10)
 	}
 	return b
-}
-
-// appendColor appends ";" and the SGR parameters selecting colour c (not
-// the default) as foreground (base 30), background (40) or underline.
-func appendColor(b []byte, c vterm.Color, base, bright int, ext string) []byte {
-	if c == 0 {
-		return b
-	}
-	if i, ok := c.Indexed(); ok {
-		switch {
-		case i < 8 && base >= 0:
-			b = append(b, ';')
-			return strconv.AppendInt(b, int64(base+int(i)), 10)
-		case i < 16 && bright >= 0:
-			b = append(b, ';')
-			return strconv.AppendInt(b, int64(bright+int(i)-8), 10)
-		}
-		b = append(b, ';')
-		b = append(b, ext...)
-		b = append(b, ";5;"...)
-		return strconv.AppendInt(b, int64(i), 10)
-	}
-	r, g, bl, _ := c.RGB()
-	b = append(b, ';')
-	b = append(b, ext...)
-	b = append(b, ";2;"...)
-	b = strconv.AppendInt(b, int64(r), 10)
-	b = append(b, ';')
-	b = strconv.AppendInt(b, int64(g), 10)
-	b = append(b, ';')
-	return strconv.AppendInt(b, int64(bl), 10)
 }
 
 // appendCSI appends CSI n final, leaving out n when it is 1.
