@@ -80,7 +80,8 @@ func (t *terminal) size(opts *Options, env []string) (int, int) {
 
 // caps is what the screen writer may use of the terminal: its colours
 // (from env, os.Environ() when nil; an output that is not a terminal gets
-// every colour as it is) and whether it repeats characters (REP).
+// every colour as it is), its underlines and whether it repeats characters
+// (REP).
 func (t *terminal) caps(env []string) writerCaps {
 	if env == nil {
 		env = os.Environ()
@@ -89,9 +90,15 @@ func (t *terminal) caps(env []string) writerCaps {
 	if getenv(env, "TERM_PROGRAM") == "Apple_Terminal" {
 		c.rep = repNone
 	}
-	if p := colorprofile.Detect(t.out, env); p >= colorprofile.ASCII && p < colorprofile.TrueColor {
+	p := colorprofile.Detect(t.out, env)
+	if inTmux(env) {
+		p = tmuxProfile(env, p)
+	}
+	if p >= colorprofile.ASCII && p < colorprofile.TrueColor {
 		c.profile = p
 	}
+	styles, colours := underlineCaps(env)
+	c.plainUnderline, c.noUnderlineColour = !styles, !colours
 	return c
 }
 

@@ -36,6 +36,11 @@ type writerCaps struct {
 	// none are).
 	profile colorprofile.Profile
 	rep     repeats // what the terminal repeats on CSI n b (REP)
+	// plainUnderline: the terminal has no underline styles, every
+	// underline is sent as a single one (SGR 4).
+	plainUnderline bool
+	// noUnderlineColour: the terminal has no underline colour (SGR 58).
+	noUnderlineColour bool
 }
 
 // repeats is what a terminal repeats on REP.
@@ -248,6 +253,12 @@ func (w *cellWriter) setPen(b []byte, st Style) []byte {
 		b = append(b, st.Link...)
 		b = append(b, "\x1b\\"...)
 		w.pen.Link = st.Link
+	}
+	if w.caps.plainUnderline && st.UlStyle > vterm.UnderlineSingle {
+		st.UlStyle = vterm.UnderlineSingle
+	}
+	if w.caps.noUnderlineColour {
+		st.Ul = 0
 	}
 	if p := w.caps.profile; p != colorprofile.TrueColor && p != colorprofile.Unknown {
 		st.Fg, st.Bg, st.Ul = w.convert(st.Fg), w.convert(st.Bg), w.convert(st.Ul)
