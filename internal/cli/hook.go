@@ -37,8 +37,9 @@ $AGENTGRID_AGENT_ID and sends it to the session in $AGENTGRID_SOCKET, with the
 agent's $AGENTGRID_TOKEN: an agent's hooks speak for that agent only.
 
 For the events a CLI takes an answer to (Claude Code's PreToolUse,
-PostToolUse, UserPromptSubmit and Stop, Codex's, and Gemini CLI's BeforeTool,
-AfterTool, BeforeAgent and AfterAgent) it asks the session's
+PostToolUse, UserPromptSubmit and Stop, Codex's, Gemini CLI's BeforeTool,
+AfterTool, BeforeAgent and AfterAgent, and the OpenCode plugin's
+tool.execute.before and after, chat.message and session.idle) it asks the session's
 [[policies]] and prints the CLI's own answer: a deny with its reason, added
 context, or a block that keeps the turn going. With no decision, or none
 within a fifth of a second, it prints nothing and the CLI goes ahead.

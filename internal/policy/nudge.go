@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -16,7 +15,8 @@ const NudgeText = "agentgrid: you have been reading and editing files yourself i
 // (a notice, not the user's turn): the nudge leaves such prompts alone.
 const InjectedPrefix = "[agentgrid]"
 
-// nudgeTools are the file tools whose use marks the main view's agent.
+// nudgeTools are the file tools whose use marks the main view's agent
+// (OpenCode's read, write and edit too: names compare without case).
 var nudgeTools = []string{"Read", "Write", "Edit", "MultiEdit"}
 
 // nudge runs the delegation nudge for one ask: a file tool's result marks
@@ -29,7 +29,7 @@ func (e *Engine) nudge(r Rule, a Agent, ask agentstate.Ask) (string, bool) {
 	}
 	switch ask.Point {
 	case agentstate.PointPostTool:
-		if slices.Contains(nudgeTools, ask.Tool) {
+		if toolIn(nudgeTools, ask.Tool) {
 			e.marks[a.ID] = true
 		}
 	case agentstate.PointPrompt:

@@ -41,7 +41,7 @@ type edit struct {
 // none when there is no overlap), and the files to note as a's edits once
 // the edit is let through.
 func (e *Engine) overlap(r Rule, a Agent, ask agentstate.Ask, now time.Time) (string, []Warning, []string) {
-	if ask.Point != agentstate.PointPreTool || !slices.Contains(editTools, ask.Tool) {
+	if ask.Point != agentstate.PointPreTool || !toolIn(editTools, ask.Tool) {
 		return "", nil, nil
 	}
 	window := r.Window

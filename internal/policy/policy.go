@@ -198,8 +198,14 @@ func (r Rule) applies(a Agent) bool {
 	return len(r.Agents) == 0 || slices.Contains(r.Agents, a.ID)
 }
 
+// matchTool compares tool names without case: CLIs spell the same tool
+// differently (Claude Code's "Edit", OpenCode's "edit").
 func (r Rule) matchTool(tool string) bool {
-	return len(r.Tools) == 0 || slices.Contains(r.Tools, tool)
+	return len(r.Tools) == 0 || toolIn(r.Tools, tool)
+}
+
+func toolIn(tools []string, tool string) bool {
+	return slices.ContainsFunc(tools, func(t string) bool { return strings.EqualFold(t, tool) })
 }
 
 // matchPaths reports whether one of the tool's paths, relative to the

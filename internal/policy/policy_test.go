@@ -53,6 +53,7 @@ func TestBlockPolicyMatchesToolAndPath(t *testing.T) {
 		{"agent's cwd when the payload has none", agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Write", Paths: []string{"/work/repo/.env"}}, agentstate.ActionBlock},
 		{"relative path", agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Edit", Paths: []string{"secrets/x"}}, agentstate.ActionBlock},
 		{"other file", agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Edit", Paths: []string{"/work/repo/main.go"}, Cwd: "/work/repo"}, agentstate.ActionNone},
+		{"OpenCode's spelling of the tool", agentstate.Ask{Point: agentstate.PointPreTool, Tool: "write", Paths: []string{"/work/repo/.env"}, Cwd: "/work/repo"}, agentstate.ActionBlock},
 		{"other tool", agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Read", Paths: []string{"/work/repo/.env"}, Cwd: "/work/repo"}, agentstate.ActionNone},
 		{"other point", agentstate.Ask{Point: agentstate.PointPostTool, Tool: "Edit", Paths: []string{"/work/repo/.env"}, Cwd: "/work/repo"}, agentstate.ActionNone},
 		{"outside the cwd", agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Edit", Paths: []string{"/work/secrets/x"}, Cwd: "/work/repo"}, agentstate.ActionNone},
@@ -69,8 +70,8 @@ func TestBlockPolicyMatchesToolAndPath(t *testing.T) {
 		}
 	}
 	recs := e.Records("a1")
-	if len(recs) != 4 || recs[0].Policy != "protect-secrets" || recs[0].Tool != "Edit" || !recs[0].Time.Equal(now) {
-		t.Errorf("records = %+v, want the 4 blocks with their policy", recs)
+	if len(recs) != 5 || recs[0].Policy != "protect-secrets" || recs[0].Tool != "Edit" || !recs[0].Time.Equal(now) {
+		t.Errorf("records = %+v, want the 5 blocks with their policy", recs)
 	}
 }
 
@@ -140,6 +141,13 @@ func TestDelegationNudge(t *testing.T) {
 		}
 		if d := prompt(e, main, "and then", "s"); d.Action != agentstate.ActionNone {
 			t.Errorf("second prompt: %+v, want nothing", d)
+		}
+	})
+	t.Run("OpenCode's file tools mark too", func(t *testing.T) {
+		e := New([]Rule{nudge})
+		fileOp(e, main, "edit")
+		if d := prompt(e, main, "next step", "ses_1"); !isNudge(d) {
+			t.Fatalf("first prompt after OpenCode's edit: %+v, want the reminder", d)
 		}
 	})
 	t.Run("other tools do not mark", func(t *testing.T) {
