@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -219,6 +220,16 @@ type location struct {
 	line int
 }
 
+// syntaxLine is the line of a TOML syntax error, counted from its byte
+// offset: the decoder's own line number is one too far when the offending
+// character is the line break that ends the faulty line ("[ui" then enter).
+func syntaxLine(data []byte, pe toml.ParseError) int {
+	if s := pe.Position.Start; s >= 0 && s <= len(data) {
+		return 1 + bytes.Count(data[:s], []byte("\n"))
+	}
+	return pe.Position.Line
+}
+
 func newLoader() *loader { return &loader{origin: map[string]location{}} }
 
 func (ld *loader) mergeFile(cfg *Config, file string, data []byte) {
@@ -230,7 +241,7 @@ func (ld *loader) mergeFile(cfg *Config, file string, data []byte) {
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			ld.diags = append(ld.diags, Diagnostic{File: file, Line: pe.Position.Line, Msg: "TOML syntax: " + pe.Message})
+			ld.diags = append(ld.diags, Diagnostic{File: file, Line: syntaxLine(data, pe), Msg: "TOML syntax: " + pe.Message})
 		} else {
 			ld.diags = append(ld.diags, Diagnostic{File: file, Msg: "TOML syntax: " + err.Error()})
 		}

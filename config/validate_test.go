@@ -249,6 +249,16 @@ timeout = "2h"
 			},
 		},
 		{
+			name: "unclosed table header: its own line, not the next",
+			doc:  "[layout]\nname = \"tiled\"\n[ui\nfps = 30\n",
+			want: []string{`3: TOML syntax`},
+		},
+		{
+			name: "value missing at the end of a line",
+			doc:  "[ui]\nfps = \n[layout]\n",
+			want: []string{`2: TOML syntax`},
+		},
+		{
 			name: "duplicate key",
 			doc:  "[ui]\nfps = 30\nfps = 40\n",
 			want: []string{`3: TOML syntax`},

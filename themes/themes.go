@@ -5,6 +5,7 @@
 package themes
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -155,7 +156,13 @@ func Parse(file string, data []byte) (Palette, error) {
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return Palette{}, fmt.Errorf("%s:%d: TOML syntax: %s", file, pe.Position.Line, pe.Message)
+			// The line from the byte offset: the decoder's line number is one
+			// too far when the offending character is the line's own break.
+			line := pe.Position.Line
+			if s := pe.Position.Start; s >= 0 && s <= len(data) {
+				line = 1 + bytes.Count(data[:s], []byte("\n"))
+			}
+			return Palette{}, fmt.Errorf("%s:%d: TOML syntax: %s", file, line, pe.Message)
 		}
 		return Palette{}, fmt.Errorf("%s: TOML syntax: %v", file, err)
 	}

@@ -164,6 +164,7 @@ func TestLoad(t *testing.T) {
 		}},
 		{"badbase", "\n\nbase = \"solarized\"\n", []string{`badbase.toml:3: base = solarized: must be one of dark, light`}},
 		{"syntax", "accent = \n", []string{`syntax.toml:1: TOML syntax`}},
+		{"header", "base = \"dark\"\n[x\naccent = \"#ffffff\"\n", []string{`header.toml:2: TOML syntax`}},
 	}
 	for _, c := range cases {
 		write(c.name, c.text)

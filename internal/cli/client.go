@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -50,7 +52,9 @@ func usageErrors(c *cobra.Command) *cobra.Command {
 		check := c.Args
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				return exitError{exitUsage, fmt.Sprintf("%v; usage: agentgrid %s", err, cmd.Use)}
+				// The whole command path: a subcommand's Use alone names
+				// "agentgrid check" for agentgrid config check.
+				return exitError{exitUsage, fmt.Sprintf("%v; usage: %s", err, cmd.UseLine())}
 			}
 			return nil
 		}
@@ -210,8 +214,16 @@ func resolveCwd(dir string) (string, error) {
 		return dir, fmt.Errorf("resolve --cwd %s: %w", dir, err)
 	}
 	fi, err := os.Stat(abs)
-	if err != nil || !fi.IsDir() {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return abs, exitError{1, fmt.Sprintf("--cwd %s does not exist; create it or pass an existing directory", dir)}
+	case err != nil:
+		return abs, exitError{1, fmt.Sprintf("cannot use --cwd %s: %v", dir, errors.Unwrap(err))}
+	case !fi.IsDir():
 		return abs, exitError{1, fmt.Sprintf("--cwd %s is not a directory", dir)}
+	}
+	if err := syscall.Access(abs, 1); err != nil { // X_OK: may it be entered?
+		return abs, exitError{1, fmt.Sprintf("--cwd %s cannot be entered (%v); fix its permissions or pick another directory", dir, err)}
 	}
 	return abs, nil
 }

@@ -263,7 +263,9 @@ func TestCLISpawnMistakes(t *testing.T) {
 	}{
 		{[]string{"spawn"}, 2, "give a command to run after --"},
 		{[]string{"spawn", "--env", "NOVALUE", "--", "true"}, 2, "NAME=VALUE"},
-		{[]string{"spawn", "--cwd", "/does/not/exist", "--", "true"}, 1, "is not a directory"},
+		{[]string{"spawn", "--cwd", "/does/not/exist", "--", "true"}, 1, "--cwd /does/not/exist does not exist"},
+		{[]string{"spawn", "--cwd", "/etc/passwd", "--", "true"}, 1, "--cwd /etc/passwd is not a directory"},
+		{[]string{"config", "check", "extra"}, 2, "usage: agentgrid config check"},
 		{[]string{"spawn", "--bogus", "--", "true"}, 2, "unknown flag: --bogus"},
 		{[]string{"spawn", "ls", "-la"}, 2, "put the command after --"},
 		{[]string{"list", "extra"}, 2, "usage: agentgrid list"},

@@ -153,7 +153,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		}
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
-		return exitError{1, "agentgrid needs a terminal on stdin and stdout; use the client commands (agentgrid spawn, list, ...) from scripts"}
+		return exitError{1, "a session needs a terminal on stdin and stdout; use the client commands (agentgrid spawn, list, ...) from scripts"}
 	}
 	if os.Getenv("AGENTGRID_SOCKET") != "" && os.Getenv("AGENTGRID_NESTED") == "" {
 		return exitError{1, "already inside an agentgrid session (AGENTGRID_SOCKET is set); use agentgrid spawn to start agents, or set AGENTGRID_NESTED=1 to nest anyway"}

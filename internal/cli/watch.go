@@ -59,7 +59,7 @@ running for this user (with several, it lists them).`,
 				return exitError{1, fmt.Sprintf("this terminal is a pane of session %s, which cannot watch itself; run agentgrid watch in another terminal", name)}
 			}
 			if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
-				return exitError{1, "agentgrid watch needs a terminal on stdin and stdout; use agentgrid capture from scripts"}
+				return exitError{1, "watch needs a terminal on stdin and stdout; use agentgrid capture from scripts"}
 			}
 			c, err := control.Dial(path)
 			if err != nil {
