@@ -72,6 +72,11 @@ func (PTYSpawner) Start(spec StartSpec) (Proc, error) {
 		if !st.IsDir() {
 			return nil, fmt.Errorf("cwd is not a directory: %s", spec.Dir)
 		}
+		// A directory the user may not enter fails the child's chdir, which
+		// exec reports as the program's "permission denied": say which.
+		if err := syscall.Access(spec.Dir, accessX); err != nil {
+			return nil, fmt.Errorf("cwd %s cannot be entered (%v); fix its permissions or pick another directory", spec.Dir, err)
+		}
 	}
 	pathEnv := envValue(spec.Env, "PATH")
 	if spec.Env == nil {
@@ -101,6 +106,9 @@ func (PTYSpawner) Start(spec StartSpec) (Proc, error) {
 	go p.wait()
 	return p, nil
 }
+
+// accessX asks access(2) whether a directory may be entered (X_OK).
+const accessX = 1
 
 // pollable re-opens the PTY master in non-blocking mode so that reads go
 // through Go's poller and Close interrupts a blocked Read; the pty package
