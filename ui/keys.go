@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/layout"
 )
@@ -234,24 +235,86 @@ func (m *Model) askClose(a control.AgentInfo) tea.Cmd {
 	return nil
 }
 
-// askQuit quits, asking first while agents are running.
+// askQuit quits, asking first while agents are live. The question names
+// the running agents and counts the others (waiting, idle, queued) apart,
+// since only the running ones are working on something right now.
 func (m *Model) askQuit() tea.Cmd {
-	var running []string
-	for _, a := range m.snap.Agents {
-		if !a.State.Finished() {
-			running = append(running, a.ID)
-		}
-	}
-	if len(running) == 0 {
+	q := quitQuestion(m.snap.Agents)
+	if q == "" {
 		m.quitting = true
 		return tea.Quit
 	}
-	q := fmt.Sprintf("Quit agentgrid? %d agent(s) still running (%s) will be stopped.", len(running), strings.Join(running, ", "))
 	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd {
 		m.quitting = true
 		return tea.Quit
 	}))
 	return nil
+}
+
+// quitNames is how many running agents the quit question names before it
+// says how many more there are.
+const quitNames = 8
+
+// quitQuestion is the question asked before quitting with live agents, or
+// "" when none is live.
+func quitQuestion(agents []control.AgentInfo) string {
+	var running []string
+	others := map[agentstate.State]int{}
+	var order []agentstate.State
+	for _, a := range agents {
+		switch {
+		case a.State.Finished():
+		case a.State == agentstate.Running:
+			running = append(running, a.ID)
+		default:
+			if others[a.State] == 0 {
+				order = append(order, a.State)
+			}
+			others[a.State]++
+		}
+	}
+	total := len(running)
+	for _, n := range others {
+		total += n
+	}
+	if total == 0 {
+		return ""
+	}
+	q := "Quit agentgrid? No agent is running"
+	if n := len(running); n > 0 {
+		names, more := running, ""
+		if n > quitNames {
+			names, more = running[:quitNames-1], fmt.Sprintf(" and %d more", n-quitNames+1)
+		}
+		q = fmt.Sprintf("Quit agentgrid? %d %s running (%s%s)", n, plural(n, "agent is", "agents are"), strings.Join(names, ", "), more)
+	}
+	if len(order) > 0 {
+		var rest []string
+		for _, st := range order {
+			rest = append(rest, fmt.Sprintf("%d %s", others[st], st))
+		}
+		q += "; " + joinAnd(rest)
+		if len(running) > 0 {
+			q += " too"
+		}
+	}
+	return q + ". " + plural(total, "It", "They") + " will be stopped."
+}
+
+// plural picks the singular or plural form for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // submitNewAgent spawns the command line typed in prompt p. A parse error

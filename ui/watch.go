@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -34,7 +35,7 @@ type watchEndMsg struct{ err error }
 // presses q, esc or ctrl+c, ctx ends, or the session ends (ErrSessionEnded).
 // The session's frames are shown from their top left corner; a terminal
 // smaller than the session's shows a cropped view and says so in the bottom
-// line. Keys never reach the session, and the mouse is left to the terminal
+// line; one of the session's own size shows all of it. Keys never reach the session, and the mouse is left to the terminal
 // (so text can be selected and copied).
 func Watch(ctx context.Context, session string, next FrameSource, opt ...Option) error {
 	opts := options(opt)
@@ -136,8 +137,10 @@ func sanitizeFrame(f control.ScreenFrame) control.ScreenFrame {
 // watchView is the watcher's screen for frame f (nil before the first one)
 // in a width x height terminal: the session's rows from the top left,
 // cropped or padded to the width, and a bottom line that names the session
-// and says how to stop. The rows, sanitized to text and SGR, are turned
-// into cells by a scratch terminal.
+// and says how to stop. A terminal of the session's own size shows all of
+// it: the bottom line is the session's status line, with the watcher's
+// label at its right end where the line leaves room. The rows, sanitized to text and
+// SGR, are turned into cells by a scratch terminal.
 func watchView(f *control.ScreenFrame, session string, width, height int) termrt.Frame {
 	if width <= 0 || height <= 0 {
 		return termrt.Frame{Canvas: &termrt.Canvas{}}
@@ -149,32 +152,64 @@ func watchView(f *control.ScreenFrame, session string, width, height int) termrt
 	if f == nil {
 		info = fmt.Sprintf(" waiting for the first frame of %s · q to stop", session)
 	}
+	bar := termrt.Style{Attrs: vterm.AttrReverse}
 	var cursor *tea.Cursor
+	var status []vterm.Cell // the session's status line, after a short label
 	if f != nil {
 		n := min(body, len(f.Lines))
-		if n > 0 {
-			t := vterm.New(width, n, vterm.WithScrollback(0))
-			var b []byte
-			for y := 0; y < n; y++ {
-				b = fmt.Appendf(b, "\x1b[%dH%s", y+1, sgrReset)
-				b = append(b, fitLine(f.Lines[y], width)...)
-			}
-			_, _ = t.Write(b)
-			var fr vterm.Frame
-			t.Frame(&fr, 0)
-			for y, r := range fr.Cells {
-				cv.Put(y, 0, width, r)
-			}
+		for y, r := range sessionRows(f.Lines[:n], width) {
+			cv.Put(y, 0, width, r)
 		}
-		if f.Cols > width || f.Rows > body {
-			info += fmt.Sprintf(" · cropped: the session is %dx%d, enlarge this terminal to %dx%d", f.Cols, f.Rows, f.Cols, f.Rows+1)
+		switch {
+		case f.Cols > width || f.Rows > height:
+			// The hint comes first so that a narrow terminal still shows
+			// the size it needs.
+			info = fmt.Sprintf(" cropped: enlarge this terminal to %dx%d to see all of session %s · read-only · q to stop", f.Cols, f.Rows, session)
+		case f.Rows == height && len(f.Lines) == f.Rows:
+			last := f.Lines[f.Rows-1]
+			status = sessionRows([]string{last}, width)[0]
+			used := ansi.StringWidth(strings.TrimRight(ansi.Strip(last), " "))
+			info = ""
+			for _, label := range []string{info + " watching " + session + ", read-only · q to stop ", " " + session + " · q ", " q "} {
+				if used+1+ansi.StringWidth(label) <= width {
+					info = label
+					break
+				}
+			}
 		}
 		if c := f.Cursor; c != nil && c.X >= 0 && c.Y >= 0 && c.X < width && c.Y < body {
 			cursor = tea.NewCursor(c.X, c.Y)
 		}
 	}
+	if status != nil {
+		// The session's status line, and the label at its right end where
+		// the line leaves room.
+		cv.Put(height-1, 0, width, status)
+		if info != "" {
+			cv.Text(height-1, width-ansi.StringWidth(info), width, info, bar)
+		}
+		return termrt.Frame{Canvas: cv, Cursor: cursor, Mouse: tea.MouseModeNone}
+	}
 	info = ansi.Truncate(info, width, "…")
-	cv.Fill(height-1, 0, width, termrt.Style{Attrs: vterm.AttrReverse}.Cell(" ", 1))
-	cv.Text(height-1, 0, width, info, termrt.Style{Attrs: vterm.AttrReverse})
+	cv.Fill(height-1, 0, width, bar.Cell(" ", 1))
+	cv.Text(height-1, 0, width, info, bar)
 	return termrt.Frame{Canvas: cv, Cursor: cursor, Mouse: tea.MouseModeNone}
+}
+
+// sessionRows turns sanitized session rows into cells, each cropped or
+// padded to width, through a scratch terminal.
+func sessionRows(lines []string, width int) [][]vterm.Cell {
+	if len(lines) == 0 || width <= 0 {
+		return nil
+	}
+	t := vterm.New(width, len(lines), vterm.WithScrollback(0))
+	var b []byte
+	for y, l := range lines {
+		b = fmt.Appendf(b, "\x1b[%dH%s", y+1, sgrReset)
+		b = append(b, fitLine(l, width)...)
+	}
+	_, _ = t.Write(b)
+	var fr vterm.Frame
+	t.Frame(&fr, 0)
+	return fr.Cells
 }

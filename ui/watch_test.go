@@ -68,8 +68,8 @@ func TestWatchView(t *testing.T) {
 	if v.Cursor == nil || v.Cursor.X != 2 || v.Cursor.Y != 1 {
 		t.Errorf("cursor = %+v, want 2,1", v.Cursor)
 	}
-	if full := ansi.Strip(watchView(f, "pair", 200, 3).Canvas.String()); !strings.Contains(full, "cropped: the session is 20x3") {
-		t.Errorf("a view two rows short does not say it is cropped:\n%s", full)
+	if full := ansi.Strip(watchView(f, "pair", 200, 2).Canvas.String()); !strings.Contains(full, "cropped: enlarge this terminal to 20x3") {
+		t.Errorf("a view a row short does not say it is cropped:\n%s", full)
 	}
 
 	// Larger: padded, all of it shown, no cropping notice.
@@ -90,6 +90,31 @@ func TestWatchView(t *testing.T) {
 	f.Cursor = &control.ScreenCursor{X: 15, Y: 0}
 	if v := watchView(f, "pair", 10, 3); v.Cursor != nil {
 		t.Errorf("a cursor outside the view is shown at %+v", v.Cursor)
+	}
+}
+
+// TestWatchAtTheSessionsSize watches a session from a terminal of its own
+// size: nothing is cropped, so the view does not say so, and the session's
+// bottom row (its status line) is on the bottom line after the watcher's
+// label. A larger session's size hint survives a 100-column terminal.
+func TestWatchAtTheSessionsSize(t *testing.T) {
+	for _, w := range []int{30, 70} {
+		f := &control.ScreenFrame{Seq: 1, Cols: w, Rows: 3, Lines: []string{
+			"top", "middle", "● 2 running · a1 build",
+		}}
+		v := ansi.Strip(watchView(f, "pair", w, 3).Canvas.String())
+		rows := strings.Split(v, "\n")
+		if strings.Contains(v, "cropped") || !strings.HasPrefix(rows[0], "top") || !strings.HasPrefix(rows[1], "middle") ||
+			!strings.HasPrefix(rows[2], "● 2 running · a1 build") || (w == 30 && !strings.HasSuffix(rows[2], " q ")) ||
+			(w == 70 && !strings.Contains(rows[2], "watching pair, read-only · q to stop")) {
+			t.Errorf("a watcher of the session's own size %dx3:\n%s", w, v)
+		}
+	}
+
+	big := &control.ScreenFrame{Seq: 1, Cols: 250, Rows: 60, Lines: []string{"x"}}
+	v := ansi.Strip(watchView(big, "agentgrid-123456", 100, 30).Canvas.String())
+	if !strings.Contains(v, "enlarge this terminal to 250x60") {
+		t.Errorf("the size hint is cut at 100 columns:\n%s", v)
 	}
 }
 
