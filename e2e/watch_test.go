@@ -41,7 +41,7 @@ func TestWatchMirrorsTheSession(t *testing.T) {
 	startWatch()
 	waitWatch(func(s string) bool {
 		return strings.Contains(s, "watched-42") && strings.Contains(s, "watching "+h.session+", read-only") &&
-			strings.Contains(s, "cropped: the session is 120x40")
+			strings.Contains(s, "cropped: enlarge this terminal to 120x40")
 	}, "the session's screen, cropped, in the watcher")
 
 	// Live: what happens in the session next shows up too.

@@ -164,7 +164,7 @@ func watchView(f *control.ScreenFrame, session string, width, height int) termrt
 		case f.Cols > width || f.Rows > height:
 			// The hint comes first so that a narrow terminal still shows
 			// the size it needs.
-			info = fmt.Sprintf(" cropped: enlarge this terminal to %dx%d to see all of session %s · read-only · q to stop", f.Cols, f.Rows, session)
+			info = fmt.Sprintf(" cropped: enlarge this terminal to %dx%d · watching %s, read-only · q to stop", f.Cols, f.Rows, session)
 		case f.Rows == height && len(f.Lines) == f.Rows:
 			last := f.Lines[f.Rows-1]
 			status = sessionRows([]string{last}, width)[0]
