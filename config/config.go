@@ -232,6 +232,13 @@ type Kind struct {
 	// Without a grant an agent acts only on itself and the agents it started
 	// (and signals only itself).
 	Grants []string `toml:"grants"`
+	// MCPTools, when set, is the only agentgrid MCP tools agents of this
+	// kind may use (see MCPTools): the session refuses the socket calls
+	// behind the others for their identity, whichever program makes them
+	// (the MCP server, agentgrid's own commands, the tmux entry point for
+	// spawns). Unset (nil) allows every tool. An agent never holds a tool
+	// the agent that started it lacks.
+	MCPTools []string `toml:"mcp_tools"`
 	// Teams turns on the CLI's agent teams for this process (claude only):
 	// its teammates then open as agentgrid panes through the session's
 	// tmux entry point.

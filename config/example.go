@@ -148,6 +148,12 @@ level = "info"
 #                agent reads, waits for, sends to and closes only itself and the agents
 #                it started, and signals only itself. An agent never holds more grants
 #                than the agent that started it.
+#   mcp_tools    the only agentgrid MCP tools agents of this kind may use, e.g.
+#                ["list_agents", "read_agent_output", "wait_agent", "set_status"]; the
+#                session refuses the others for their identity, from the MCP server,
+#                agentgrid's commands and tmux alike. Unset: every tool (spawns are
+#                still bounded by [agents] max_depth). An agent never holds a tool the
+#                agent that started it lacks.
 #   teams        turn on the CLI's agent teams (claude only): each teammate opens as an
 #                agentgrid pane, through the tmux that agentgrid puts on every pane's PATH
 
@@ -158,6 +164,7 @@ hooks = ""
 mcp = false
 # env = {}
 # grants = []
+# mcp_tools = ["list_agents", "read_agent_output", "wait_agent", "set_status", "agent_events"]   # unset: every tool
 
 [kinds.claude]
 command = ["claude"]

@@ -23,6 +23,13 @@ var Events = []string{
 // kind do that to any agent of the session; "all" is every one of them.
 var Grants = []string{"read", "wait", "send", "close", "signal", "all"}
 
+// MCPTools are the agentgrid MCP tools, the names [kinds.NAME] mcp_tools
+// may list.
+var MCPTools = []string{
+	"spawn_agent", "list_agents", "read_agent_output", "send_to_agent", "wait_agent",
+	"close_agent", "set_status", "agent_events",
+}
+
 // BuiltinThemes are the themes compiled into the binary.
 var BuiltinThemes = []string{"dark", "light"}
 
@@ -197,6 +204,11 @@ func validate(cfg Config, themeDir string) []problem {
 		for _, g := range k.Grants {
 			if !slices.Contains(Grants, g) {
 				bad(p+".grants", "kinds.%s.grants: unknown grant %q (one of %s)", name, g, strings.Join(Grants, ", "))
+			}
+		}
+		for _, tool := range k.MCPTools {
+			if !slices.Contains(MCPTools, tool) {
+				bad(p+".mcp_tools", "kinds.%s.mcp_tools: unknown MCP tool %q (one of %s)", name, tool, strings.Join(MCPTools, ", "))
 			}
 		}
 	}

@@ -185,6 +185,9 @@ teams = true
 [kinds.claude2]
 command = ["/opt/bin/claude"]
 teams = true
+
+[kinds.worker]
+mcp_tools = ["list_agents", "spawn_everything"]
 `,
 			want: []string{
 				`2: orchestrator.kind = "gpt": no such kind`,
@@ -197,6 +200,7 @@ teams = true
 				`27: kinds.mine.hooks = "cursor": unknown adapter`,
 				`28: kinds.mine.grants: unknown grant "everything"`,
 				`31: kinds.codex.teams: agentgrid turns on agent teams only for claude`,
+				`38: kinds.worker.mcp_tools: unknown MCP tool "spawn_everything"`,
 			},
 		},
 		{

@@ -35,6 +35,11 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	if s.closing {
 		return control.AgentInfo{}, errShutDown
 	}
+	if err := e.auth.mayTool(req.Parent, control.ToolSpawn); err != nil {
+		// The socket refuses agent.spawn already; this covers tmux's
+		// split-window and new-window, which spawn too.
+		return control.AgentInfo{}, fmt.Errorf("spawn refused: %w", err)
+	}
 	if err := e.checkFamily(req.Parent); err != nil {
 		return control.AgentInfo{}, err
 	}
@@ -63,7 +68,8 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	vars = append(vars, "AGENTGRID_AGENT_ID="+id, control.EnvToken+"="+token)
 	vars = append(vars, e.paneVars(id)...)
 	grants := e.auth.grantsFor(e.cfg, req.Kind, req.Parent)
-	e.auth.add(token, &principal{agent: id, parent: req.Parent, grants: grants})
+	tools := e.auth.toolsFor(e.cfg, req.Kind, req.Parent)
+	e.auth.add(token, &principal{agent: id, parent: req.Parent, grants: grants, kind: req.Kind, tools: tools})
 	now := e.now()
 	s.seq++
 	a := &agent{

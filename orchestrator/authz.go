@@ -40,6 +40,10 @@ type principal struct {
 	parent string // the agent whose token spawned it; "" when the user did
 	full   bool
 	grants map[string]bool
+	kind   string
+	// tools are the MCP tools it may use ([kinds.NAME] mcp_tools, capped
+	// by its parent's); nil: every tool.
+	tools map[string]bool
 }
 
 // authority maps tokens to principals. It is written by the reconciler and
@@ -102,6 +106,54 @@ func (a *authority) grantsFor(cfg config.Config, kind, parent string) map[string
 		maps.DeleteFunc(g, func(act string, _ bool) bool { return !p.grants[act] })
 	}
 	return g
+}
+
+// toolsFor are the MCP tools a new agent of kind started by parent may use:
+// the kind's mcp_tools, never more than a restricted parent may; nil when
+// neither restricts it.
+func (a *authority) toolsFor(cfg config.Config, kind, parent string) map[string]bool {
+	var t map[string]bool
+	if list := cfg.Kinds[kind].MCPTools; list != nil {
+		t = map[string]bool{}
+		for _, name := range list {
+			t[name] = true
+		}
+	}
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if p := a.byID[parent]; p != nil && !p.full && p.tools != nil {
+		if t == nil {
+			return maps.Clone(p.tools)
+		}
+		maps.DeleteFunc(t, func(name string, _ bool) bool { return !p.tools[name] })
+	}
+	return t
+}
+
+// mayTool checks that agent id may use an MCP tool (control.ToolCaller);
+// "" (the user) and unknown ids may.
+func (a *authority) mayTool(id, tool string) error {
+	a.mu.RLock()
+	p := a.byID[id]
+	a.mu.RUnlock()
+	if p == nil {
+		return nil
+	}
+	return caller{p: p, a: a}.MayTool(tool)
+}
+
+// MayTool implements control.ToolCaller: the caller's kind may limit the
+// MCP tools (and the socket methods behind them) it uses.
+func (c caller) MayTool(tool string) error {
+	if c.p == nil || c.p.full || c.p.tools == nil || c.p.tools[tool] {
+		return nil
+	}
+	allowed := "none"
+	if len(c.p.tools) > 0 {
+		allowed = strings.Join(slices.Sorted(maps.Keys(c.p.tools)), ", ")
+	}
+	return fmt.Errorf("agent %s may not use %s: agents of kind %q may use only %s ([kinds.%s] mcp_tools, capped by the agent that started it); add %q to that list to allow it",
+		c.p.agent, tool, c.p.kind, allowed, c.p.kind, tool)
 }
 
 // caller is who sent a request: an agent (by its token), or someone with

@@ -165,6 +165,9 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	if !ok {
 		return nil, rpcErrorf(CodeMethodNotFound, "method not found: %q (known: %s)", method, strings.Join(methodNames(), ", "))
 	}
+	if e := mayTool(ctx, method); e != nil {
+		return nil, e
+	}
 	if longPoll(method) && onReservedConn(ctx) {
 		return nil, errTooManyConns()
 	}

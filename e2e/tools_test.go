@@ -1,0 +1,70 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestKindMCPToolsLimitAWorker: a kind with mcp_tools = ["list_agents"]
+// may list but not spawn, from agentgrid's own command inside the pane and
+// from the MCP server acting with the agent's secret alike, and the
+// refusal names the limit.
+func TestKindMCPToolsLimitAWorker(t *testing.T) {
+	t.Parallel()
+	tokDir := t.TempDir()
+	tokFile := filepath.Join(tokDir, "token")
+	h := newHarness(t, 160, 50, `
+[kinds.worker]
+command = ["sh"]
+mcp_tools = ["list_agents"]
+`)
+	h.startSession("--", "sh")
+	script := `agentgrid spawn -- true; echo "spawn=$?"
+agentgrid list >/dev/null; echo "list=$?"
+printf %s "$AGENTGRID_TOKEN" > ` + tokFile + `
+echo done; sleep 1000`
+	w := h.spawn("--kind", "worker", "--title", "worker", "--", "sh", "-c", script)
+	var out string
+	h.waitFor(20*time.Second, func() bool {
+		out, _ = h.client("capture", w)
+		return strings.Contains(out, "done")
+	}, "the worker's script to finish")
+	for _, want := range []string{"spawn=1", "list=0", "may not use spawn_agent", "mcp_tools"} {
+		if !strings.Contains(strings.ReplaceAll(out, "\n", ""), want) {
+			t.Errorf("the worker's screen lacks %q:\n%s", want, out)
+		}
+	}
+
+	tok, err := os.ReadFile(tokFile)
+	if err != nil || len(tok) == 0 {
+		t.Fatalf("the worker's token: %q, %v", tok, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	cmd := exec.Command(binary, "mcp")
+	cmd.Env = append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath(), "AGENTGRID_TOKEN="+string(tok))
+	client := mcp.NewClient(&mcp.Implementation{Name: "agentgrid-e2e", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("connect an MCP client to agentgrid mcp: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn_agent", Arguments: map[string]any{"argv": []string{"true"}}})
+	if err != nil || !res.IsError || !strings.Contains(mcpText(res), "may not use spawn_agent") {
+		t.Errorf("spawn_agent as the worker: %v %s; want a tool error naming the limit", err, mcpText(res))
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_agents", Arguments: map[string]any{}})
+	if err != nil || res.IsError || !strings.Contains(mcpText(res), w) {
+		t.Errorf("list_agents as the worker: %v %s", err, mcpText(res))
+	}
+	if as, _ := h.list(); len(as) != 1 {
+		t.Errorf("%d agents after the refused spawns, want the worker alone: %+v", len(as), as)
+	}
+}
