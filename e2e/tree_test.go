@@ -57,6 +57,25 @@ func TestFamilyTreeListAndClose(t *testing.T) {
 		t.Errorf("list --tree does not draw %s under %s:\n%s", child, a1, tree)
 	}
 
+	// The agents overlay draws the same tree: the child on the row below
+	// its parent, indented.
+	h.prefix("w")
+	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "agents (") }, "the agents overlay")
+	rows := strings.Split(h.capture(), "\n")
+	pr, cr := -1, -1
+	for i, r := range rows {
+		if strings.Contains(r, "│"+a1+" ") || strings.Contains(r, "│ "+a1+" ") {
+			pr = i
+		}
+		if strings.Contains(r, "└─ "+child+" ") {
+			cr = i
+		}
+	}
+	if pr < 0 || cr != pr+1 {
+		t.Errorf("the agents overlay does not draw %s under %s:\n%s", child, a1, strings.Join(rows, "\n"))
+	}
+	h.keys("Escape")
+
 	h.mustClient("close", "--tree", a1)
 	h.waitAgent(child, 15*time.Second, func(a agent) bool { return a.State == "killed" }, "the child closed with its parent")
 	h.waitAgent(a1, 15*time.Second, func(a agent) bool { return a.State == "killed" }, "a1 closed")

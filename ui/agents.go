@@ -18,9 +18,10 @@ import (
 // with its state, why, where it is and its age; enter swaps the selected
 // one into view and x closes it.
 type agentsOverlay struct {
-	agents   []control.AgentInfo
-	selected string // id, so the selection survives list updates
-	top      int    // first row shown
+	agents   []control.AgentInfo // the main view, then the family tree
+	depth    []int               // each agent's depth in the tree
+	selected string              // id, so the selection survives list updates
+	top      int                 // first row shown
 	now      time.Time
 	err      string
 	st       uiStyles
@@ -39,11 +40,14 @@ func newAgentsOverlay(w, h int, st uiStyles) *agentsOverlay {
 
 // setAgents updates the list from a snapshot.
 func (a *agentsOverlay) setAgents(s orchestrator.Snapshot, now time.Time) {
-	a.agents = a.agents[:0]
+	a.agents, a.depth = a.agents[:0], a.depth[:0]
 	if s.Main != nil {
-		a.agents = append(a.agents, s.Main.Agent)
+		a.agents, a.depth = append(a.agents, s.Main.Agent), append(a.depth, 0)
 	}
-	a.agents = append(a.agents, s.Agents...)
+	// As agentgrid list --tree draws it: each agent below the one that
+	// started it.
+	tree, depth := control.TreeOrder(s.Agents)
+	a.agents, a.depth = append(a.agents, tree...), append(a.depth, depth...)
 	a.now = now
 	if a.index() < 0 && len(a.agents) > 0 {
 		a.selected = a.agents[0].ID
@@ -130,8 +134,6 @@ func where(a *control.AgentInfo) string {
 
 // View implements overlay.
 func (a *agentsOverlay) View() ([][]vterm.Cell, int, int) {
-	header := line{{text: fmt.Sprintf("%-6s %-12s %-11s %6s  %s", "id", "state", "where", "age", "title — why"), st: a.st.muted}}
-	lines := []line{header}
 	n := a.listRows()
 	i := a.index()
 	if i < a.top {
@@ -142,6 +144,12 @@ func (a *agentsOverlay) View() ([][]vterm.Cell, int, int) {
 	}
 	a.top = max(0, min(a.top, max(len(a.agents)-n, 0)))
 	inner := a.boxW - 3
+	idW := 6
+	for j := a.top; j < len(a.agents) && j < a.top+n; j++ {
+		idW = max(idW, ansi.StringWidth(control.TreeLabel(a.agents[j].ID, a.depth[j])))
+	}
+	header := line{{text: fmt.Sprintf("%-*s %-12s %-11s %6s  %s", idW, "id", "state", "where", "age", "title — why"), st: a.st.muted}}
+	lines := []line{header}
 	for j := a.top; j < len(a.agents) && j < a.top+n; j++ {
 		ag := &a.agents[j]
 		st := ag.State
@@ -165,7 +173,7 @@ func (a *agentsOverlay) View() ([][]vterm.Cell, int, int) {
 			text += " — " + why
 		}
 		row := line{
-			{text: fmt.Sprintf("%-6s ", ag.ID)},
+			{text: padTo(control.TreeLabel(ag.ID, a.depth[j]), idW) + " "},
 			{text: fmt.Sprintf("%-12s", ansi.Truncate(state, 12, "")), st: a.st.ovBadge(string(st))},
 			{text: fmt.Sprintf(" %-11s %6s  %s", where(ag), age, text)},
 		}.truncate(inner, "…")
@@ -194,4 +202,10 @@ func (a *agentsOverlay) Cursor() *tea.Cursor { return nil }
 // HelpKeys implements overlay.
 func (a *agentsOverlay) HelpKeys() string {
 	return "↑↓ select · enter show · x close · esc back"
+}
+
+// padTo pads s with spaces to w cells (fmt pads by bytes, and the tree's
+// "└─" is more bytes than cells).
+func padTo(s string, w int) string {
+	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
 }

@@ -16,7 +16,7 @@ func TestTreeOrderAndDescendants(t *testing.T) {
 		{ID: "a5", Parent: "a1"}, {ID: "a6", Parent: "a9"}, // a9 is not listed (another agent's view)
 		{ID: "a7", Parent: "a8"}, {ID: "a8", Parent: "a7"}, // a cycle (never made by the engine) still lists
 	}
-	ordered, depth := treeOrder(agents)
+	ordered, depth := control.TreeOrder(agents)
 	var got []string
 	for i, a := range ordered {
 		got = append(got, strings.Repeat(">", depth[i])+a.ID)
