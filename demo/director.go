@@ -270,7 +270,10 @@ func (d *director) report(prev, cur Agent) {
 	if cur.State == agentstate.Waiting && d.plans[cur.ID].outcome == asks && !d.shown[cur.ID] {
 		d.shown[cur.ID] = true
 		where := "find it with ctrl+b w"
-		if cur.Number > 0 {
+		switch {
+		case cur.Number > 9:
+			where = fmt.Sprintf("press ctrl+b ' and type %d to focus it", cur.Number)
+		case cur.Number > 0:
 			where = fmt.Sprintf("press ctrl+b %d to focus it", cur.Number)
 		}
 		d.printf("\n  %s %s %s %s\n", paint(fgYellow+sgrBold, "?"), id, cur.Title, paint(fgYellow, "is asking you something."))

@@ -364,9 +364,11 @@ func (e *Engine) publish() {
 		Cols: s.cols, Rows: s.rows, Layout: s.layoutName, Zoomed: s.zoom != "", Focus: s.focus,
 		TooSmall: s.tooSmall, Capacity: s.capacity, WaitSeq: s.waitSeq, LastWaiting: s.lastWaiting,
 	}
+	// A pane's number is its agent's for the agent's life (aN is pane N,
+	// as tmux's %N is): it does not change when another pane closes.
 	number := map[string]int{}
-	for i, id := range s.visible {
-		number[id] = i + 1
+	for _, id := range s.visible {
+		number[id] = s.agents[id].seq
 	}
 	queued := map[string]*queueEntry{}
 	for i, q := range s.queue.Entries() {
@@ -382,14 +384,14 @@ func (e *Engine) publish() {
 			snap.Counts.Add(a.f.State, in.QueuePos > 0)
 		}
 	}
-	for i, id := range s.visible {
+	for _, id := range s.visible {
 		a := s.agents[id]
 		if a.box.Empty() {
 			continue // hidden by a zoom
 		}
 		snap.Panes = append(snap.Panes, PaneView{
 			Agent: snap.Agents[index[id]],
-			Box:   a.box, Term: reader(a.term), Number: i + 1,
+			Box:   a.box, Term: reader(a.term), Number: a.seq,
 		})
 	}
 	if m := s.main; m != nil {

@@ -65,7 +65,9 @@ type PaneView struct {
 	Box   layout.Rect // outer box, border included
 	// Term reads the pane's terminal; nil for a pane without one. Input
 	// for the pane goes through the engine (Engine.Input), never here.
-	Term   PaneReader
+	Term PaneReader
+	// Number is what the border shows: N of the agent's id aN, kept for
+	// the agent's life whatever other panes open or close.
 	Number int
 }
 

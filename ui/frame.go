@@ -200,9 +200,15 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			prev = q.label.entries
 		}
 		pf.label.entries = agentEntries(entries, a.ID, prev)
+		if m.snap.Zoomed {
+			pf.label.right = "zoomed"
+		}
 		if s != nil && pf.view != nil {
 			n := pf.view.HistLen
 			pf.label.right = s.indicator(n)
+			if m.snap.Zoomed {
+				pf.label.right += " · zoomed"
+			}
 			if s.match >= 0 && !s.notFound {
 				pf.mark = &matchMark{row: s.match - (n - pf.view.Offset), col: s.matchCol, width: ansi.StringWidth(s.query)}
 			}
@@ -226,18 +232,19 @@ func (m *Model) setInput(in frameInput) {
 	m.baseDirty = true
 }
 
-// statusLine lays out the bottom row, with the prefix indicator in front
-// while the prefix is armed. The line it returns is never changed
+// statusLine lays out the bottom row, with the prefix indicator, a short
+// message and the zoom mark in front (statusLead). The line it returns is never changed
 // afterwards: frame inputs and the composer keep it.
 func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) line {
 	w := m.width
+	leadSpans := m.statusLead()
 	lead := ""
-	if m.prefixArmed {
-		lead = " " + m.prefix + " "
-		w -= ansi.StringWidth(lead)
+	for _, sp := range leadSpans {
+		lead += sp.text
 	}
+	w -= ansi.StringWidth(lead)
 	if w <= 0 {
-		return line{{text: lead, st: m.ui.prefix}}
+		return line(leadSpans)
 	}
 	k := statusKey{
 		counts:  m.snap.Counts,
@@ -255,8 +262,8 @@ func (m *Model) statusLine(entries []hooks.StatusEntry, focusTitle string) line 
 			Focus:         focusTitle,
 			MaxEntryWidth: k.maxW,
 		}, w))
-		if lead != "" {
-			l = append(line{{text: lead, st: m.ui.prefix}}, l...)
+		if len(leadSpans) > 0 {
+			l = append(append(line{}, leadSpans...), l...)
 		}
 		return l
 	})

@@ -47,6 +47,7 @@ const (
 	actFocusUp
 	actFocusDown
 	actFocusNumber
+	actGoTo
 	actZoom
 	actClose
 	actLayoutCycle
@@ -135,7 +136,8 @@ var keymap = []binding{
 	{[]string{"right", "l"}, actFocusRight, "focus the pane to the right", modePrefix, 0},
 	{[]string{"up", "k"}, actFocusUp, "focus the pane above", modePrefix, 0},
 	{[]string{"down", "j"}, actFocusDown, "focus the pane below", modePrefix, 0},
-	{[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, actFocusNumber, "focus pane by number (0 = main view)", modePrefix, 0},
+	{[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, actFocusNumber, "focus agent N, as numbered on its border (0 = main view); brings it into view when it is not", modePrefix, 0},
+	{[]string{"'"}, actGoTo, "go to any agent: prompt for its number, id or title", modePrefix, 0},
 	{[]string{"z"}, actZoom, "zoom the focused pane / unzoom", modePrefix, 0},
 	{[]string{"x"}, actClose, "close the focused agent (asks while it runs)", modePrefix, 0},
 	{[]string{"space", "L"}, actLayoutCycle, "next layout", modePrefix, 0},

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -95,20 +94,25 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 	case actNewAgent:
 		return m.openPrompt(newAgentPrompt(m.width, m.height, m.ui))
 	case actFocusLeft:
+		unzoom := m.unzoomForFocus("")
 		m.focusDir(layout.Left)
-		return m.syncSnapshot()
+		return tea.Batch(unzoom, m.syncSnapshot())
 	case actFocusRight:
+		unzoom := m.unzoomForFocus("")
 		m.focusDir(layout.Right)
-		return m.syncSnapshot()
+		return tea.Batch(unzoom, m.syncSnapshot())
 	case actFocusUp:
+		unzoom := m.unzoomForFocus("")
 		m.focusDir(layout.Up)
-		return m.syncSnapshot()
+		return tea.Batch(unzoom, m.syncSnapshot())
 	case actFocusDown:
+		unzoom := m.unzoomForFocus("")
 		m.focusDir(layout.Down)
-		return m.syncSnapshot()
+		return tea.Batch(unzoom, m.syncSnapshot())
 	case actFocusNumber:
-		m.focusNumber(k.String())
-		return m.syncSnapshot()
+		return m.goToAgent(k.String())
+	case actGoTo:
+		return m.openPrompt(newGoToPrompt(m.width, m.height, m.ui))
 	case actZoom:
 		return engineCmd(func() error { m.eng.ToggleZoom(); return nil }, nil)
 	case actClose:
@@ -120,7 +124,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.askClose(focused.Agent)
 	case actLayoutCycle:
-		return engineCmd(func() error { m.eng.CycleLayout(); return nil }, nil)
+		return m.cycleLayout()
 	case actScrollMode:
 		if focused != nil && m.enterScroll(focused.Agent.ID, false) != nil {
 			if k.String() == "pgup" || k.Keystroke() == "pgup" {
@@ -204,23 +208,6 @@ func gap(a, b layout.Rect, dir layout.Direction) int {
 		return a.Y - (b.Y + b.H)
 	}
 	return b.Y - (a.Y + a.H)
-}
-
-// focusNumber focuses the pane whose border shows number n ("0" = main).
-// Panes hidden by a zoom count too: the engine moves the zoom to them.
-func (m *Model) focusNumber(n string) {
-	if n == "0" {
-		if m.snap.Main != nil {
-			m.eng.Focus(control.MainID)
-		}
-		return
-	}
-	for _, p := range m.snap.Panes {
-		if strconv.Itoa(p.Number) == n {
-			m.eng.Focus(p.Agent.ID)
-			return
-		}
-	}
 }
 
 // askClose closes an agent, asking first while its process still runs.

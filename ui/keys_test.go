@@ -241,6 +241,10 @@ func checkAction(t *testing.T, m *Model, eng *fakeEngine, act action, key, start
 		if last != want {
 			t.Errorf("focus %s: %q, want %q", key, last, want)
 		}
+	case actGoTo:
+		if p, ok := m.overlay.(*promptOverlay); !ok || p.purpose != promptGoTo {
+			t.Errorf("overlay = %T, want the go-to prompt", m.overlay)
+		}
 	case actZoom:
 		if last != "zoom" {
 			t.Errorf("zoom: %q", last)

@@ -100,6 +100,9 @@ type Model struct {
 	// tick arms a one-shot timer (tea.Tick; tests record instead).
 	tick     func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	quitting bool
+
+	flashText string // a short message on the status line (feedback.go)
+	flashGen  int
 }
 
 // New builds the UI model for a running engine.
@@ -149,6 +152,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onLabelTick(msg)
 	case holdTickMsg:
 		return m, m.onHoldTick(msg)
+	case flashTickMsg:
+		return m, m.onFlashTick(msg)
 	case tea.WindowSizeMsg:
 		return m, m.onResize(msg)
 	case tea.KeyPressMsg:

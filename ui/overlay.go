@@ -116,6 +116,8 @@ func (m *Model) submitPrompt(p *promptOverlay, text string) (tea.Cmd, error) {
 	switch p.purpose {
 	case promptNewAgent:
 		return m.submitNewAgent(p, text)
+	case promptGoTo:
+		return m.submitGoTo(text)
 	case promptSearch:
 		if text == "" {
 			return nil, nil

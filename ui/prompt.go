@@ -13,6 +13,7 @@ type promptPurpose int
 const (
 	promptNewAgent promptPurpose = iota
 	promptSearch
+	promptGoTo
 )
 
 // promptOverlay asks for one line of text: a command line for a new agent

@@ -41,7 +41,8 @@ type AgentInfo struct {
 	PID     int        `json:"pid,omitempty"`
 
 	Visible bool `json:"visible"`
-	// Number is the pane number shown in the border, 0 if not on screen.
+	// Number is the pane number shown in the border (N of the id aN, the
+	// same for the agent's life), 0 if not on screen.
 	Number int `json:"number,omitempty"`
 	// QueuePos is the 1-based position in the deferred-spawn queue, 0 if not queued.
 	QueuePos int `json:"queue_pos,omitempty"`
