@@ -45,6 +45,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	}
 	id := fmt.Sprintf("a%d", s.seq+1)
 	token := newToken()
+	req, loop := withLoopPrompt(req)
 	argv, kindEnv, err := resolveKind(e.cfg, req, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
 		return control.AgentInfo{}, err
@@ -88,6 +89,9 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	s.order = append(s.order, a)
 	_ = s.queue.Push(queueEntry{ID: id, Seq: a.seq, Since: now, Reason: a.f.Why})
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentQueued, Time: now, Session: e.opts.Session, Agent: a.ref("")})
+	if loop != nil {
+		e.startSpawnLoop(id, *loop)
+	}
 	e.reconcile()
 	e.publish()
 	return e.infoOf(a), nil
@@ -99,7 +103,9 @@ func (e *Engine) infoOf(a *agent) control.AgentInfo {
 	if i := slices.Index(e.st.visible, a.id); i >= 0 && a.visible {
 		n = i + 1
 	}
-	return a.info(e.st.queue.Lookup(a.id), n)
+	in := a.info(e.st.queue.Lookup(a.id), n)
+	in.Loop = e.loops.info(a.id)
+	return in
 }
 
 // Close closes an agent: it leaves the grid or the queue at once and its
@@ -206,6 +212,7 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 		}
 		if user {
 			wasWaiting := a.f.State == agentstate.Waiting
+			e.loopInput(a, data)
 			e.apply(a, evidence{Kind: evInput, Interrupt: isInterruptKey(data), Answer: isAnswerKey(data)})
 			if wasWaiting && a.f.State != agentstate.Waiting {
 				// The agent's status entry says what it was waiting for (a

@@ -45,6 +45,13 @@ func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.As
 			e.log.Info("hook answered", "agent", id, "point", ask.Point, "tool", ask.Tool, "action", d.Action, "policy", d.Policy)
 		}
 	}
+	if ask.Point == agentstate.PointStop {
+		// A loop that goes on answers the Stop; a policy's word at Stop
+		// counts only when it does not.
+		if ld, ok := e.loopOnStop(id, cli, ask); ok {
+			d = ld
+		}
+	}
 	if !sig.Empty() {
 		// The state goes through the reconciler. A busy one (a start that
 		// hangs) must not hold the answer past the hook's budget, or a

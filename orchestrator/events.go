@@ -136,6 +136,7 @@ func (e *Engine) apply(a *agent, ev evidence) {
 			e.st.waitSeq++
 			e.st.lastWaiting = a.id
 		}
+		e.loopTick(a) // a continuation waits for idle; an end ends the loop
 	}
 	if a.f.State != old.State || a.f.Source != old.Source {
 		e.updateTimer(a)

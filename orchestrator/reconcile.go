@@ -379,6 +379,7 @@ func (e *Engine) publish() {
 	for i, a := range s.order {
 		index[a.id] = i
 		in := a.info(queued[a.id], number[a.id])
+		in.Loop = e.loops.info(a.id)
 		snap.Agents = append(snap.Agents, in)
 		if in.QueuePos > 0 || a.f.State != agentstate.Killed || !a.closed { // a closed agent's kill is no failure
 			snap.Counts.Add(a.f.State, in.QueuePos > 0)

@@ -25,6 +25,7 @@ type turnState struct {
 	inTurn  bool // prompted, and the turn has not ended
 	done    int  // turns finished
 	summary string
+	prompt  string // the last prompt submitted: a loop's task by default
 }
 
 // turnBoard is the agents' turns, kept off the reconciler (the hooks that
@@ -84,6 +85,9 @@ func (b *turnBoard) note(id string, ask agentstate.Ask) (string, bool) {
 	switch ask.Point {
 	case agentstate.PointPrompt:
 		st.inTurn = true
+		if strings.TrimSpace(ask.Prompt) != "" {
+			st.prompt = ask.Prompt
+		}
 	case agentstate.PointStop:
 		said := strings.TrimSpace(ask.Said)
 		if !st.inTurn || said == "" {

@@ -39,3 +39,10 @@ func PathsOf(in map[string]any, keys ...string) []string {
 	}
 	return out
 }
+
+// StopContinuer is an Answerer whose CLI goes on working when its
+// end-of-turn hook is answered with a block and a reason: a continuation
+// loop goes on through that answer instead of typing into its screen.
+type StopContinuer interface {
+	ContinuesAtStop() bool
+}

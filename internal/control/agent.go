@@ -68,6 +68,8 @@ type AgentInfo struct {
 	// "#rrggbb" as in a theme, set by the program through tmux's pane style
 	// options; "" for the theme's.
 	Accent string `json:"accent,omitempty"`
+	// Loop is the agent's continuation loop, nil when it never had one.
+	Loop *LoopInfo `json:"loop,omitempty"`
 }
 
 // SpawnRequest asks for a new background agent.
@@ -78,6 +80,9 @@ type SpawnRequest struct {
 	Prompt string            `json:"prompt,omitempty"`
 	Argv   []string          `json:"argv,omitempty"`
 	Env    map[string]string `json:"env,omitempty"`
+	// Loop runs the agent in a continuation loop from its first turn; the
+	// prompt is its task.
+	Loop *LoopSpec `json:"loop,omitempty"`
 	// Parent is the agent whose token asked for the spawn ("" when the user
 	// did). The control socket sets it from the caller, never from params.
 	Parent string `json:"-"`

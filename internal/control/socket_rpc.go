@@ -182,7 +182,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodStatusSet, MethodSessionScreen}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen}
 }
 
 func isNull(b json.RawMessage) bool { return string(b) == "null" }
@@ -281,6 +281,14 @@ func handleSpawn(ctx context.Context, s *Server, params json.RawMessage) (any, *
 	for k := range p.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			return nil, rpcErrorf(CodeInvalidParams, "invalid params: env has an invalid variable name %q", k)
+		}
+	}
+	if p.Loop != nil {
+		if err := p.Loop.Check(); err != nil {
+			return nil, rpcErrorf(CodeInvalidParams, "invalid params: loop: %v", err)
+		}
+		if p.Prompt == "" && p.Loop.Task == "" {
+			return nil, rpcErrorf(CodeInvalidParams, "invalid params: a loop needs its task: give a prompt")
 		}
 	}
 	// The parent is who asked, never what params claim.

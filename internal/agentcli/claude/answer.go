@@ -20,6 +20,11 @@ func (CLI) Ask(payload []byte) (agentstate.Ask, bool, error) { return ask(payloa
 // Answer implements agentcli.Answerer.
 func (CLI) Answer(a agentstate.Ask, d agentstate.Decision) []byte { return Answer(a, d) }
 
+// ContinuesAtStop implements agentcli.StopContinuer: a Stop answered with
+// {"decision":"block","reason":...} makes Claude Code go on with the reason
+// as its next instruction, with nothing typed into its screen.
+func (CLI) ContinuesAtStop() bool { return true }
+
 func ask(payload []byte) (agentstate.Ask, bool, error) {
 	var p answerPayload
 	if err := agentcli.DecodeObject(payload, &p); err != nil {

@@ -32,3 +32,14 @@ func Answer(cli string, ask agentstate.Ask, d agentstate.Decision) []byte {
 	}
 	return a.Answer(ask, d)
 }
+
+// ContinuesAtStop reports whether the named CLI goes on with a turn when its
+// end-of-turn hook is answered with a block (agentcli.StopContinuer).
+func ContinuesAtStop(cli string) bool {
+	c, found := Adapter(cli)
+	if !found {
+		return false
+	}
+	s, ok := c.(agentcli.StopContinuer)
+	return ok && s.ContinuesAtStop()
+}

@@ -1,0 +1,349 @@
+package orchestrator
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+// typeSettle is the least time between a turn's end and a continuation
+// typed into the pane: the CLI finishes its end-of-turn work (its hook
+// runs, its input box comes back) before the first key arrives.
+const typeSettle = 300 * time.Millisecond
+
+// loopEndedTTL is how long an ended loop stays in the border and the status
+// line.
+const loopEndedTTL = 5 * time.Minute
+
+// loopEntry is a loop and the continuation it may have waiting to be typed.
+type loopEntry struct {
+	loopState
+	// prompt is a continuation waiting to be typed (a CLI that does not go
+	// on through its hook, or a cooldown); due is set once its time came,
+	// and it is typed as soon as the agent is idle.
+	prompt string
+	due    bool
+	timer  Timer
+	gen    int // tells a stale timer from the current one
+}
+
+func (l *loopEntry) info() *control.LoopInfo {
+	return &control.LoopInfo{
+		LoopSpec: l.spec, Iteration: l.iteration, Status: l.status,
+		Started: l.started, Reason: l.reason, Updated: l.updated,
+	}
+}
+
+// cancel drops a waiting continuation.
+func (l *loopEntry) cancel() {
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	l.prompt, l.due = "", false
+	l.gen++
+}
+
+// loopBoard holds the agents' loops under its own lock: a Stop hook is
+// answered from it without the reconciler. Nothing calls into the engine
+// while holding the lock.
+type loopBoard struct {
+	mu sync.Mutex
+	m  map[string]*loopEntry
+}
+
+// info is agent id's loop for its AgentInfo, nil when it has none.
+func (b *loopBoard) info(id string) *control.LoopInfo {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if l := b.m[id]; l != nil {
+		return l.info()
+	}
+	return nil
+}
+
+// begin records a new running loop at iteration 1.
+func (b *loopBoard) begin(id string, spec control.LoopSpec, now time.Time, why string) *loopEntry {
+	if b.m == nil {
+		b.m = map[string]*loopEntry{}
+	}
+	l := &loopEntry{loopState: loopState{spec: spec, iteration: 1, status: control.LoopRunning, started: now, reason: why, updated: now}}
+	b.m[id] = l
+	return l
+}
+
+// withLoopPrompt gives a spawn with a loop its first prompt: the task in
+// the loop's template, so the agent knows the promise from its first turn.
+func withLoopPrompt(req control.SpawnRequest) (control.SpawnRequest, *control.LoopSpec) {
+	if req.Loop == nil {
+		return req, nil
+	}
+	spec := *req.Loop
+	if spec.Task == "" {
+		spec.Task = req.Prompt
+	}
+	if req.Prompt != "" {
+		req.Prompt = loopPrompt(spec, 1)
+	}
+	return req, &spec
+}
+
+// startSpawnLoop starts the loop of a new agent (reconciler).
+func (e *Engine) startSpawnLoop(id string, spec control.LoopSpec) {
+	e.loops.mu.Lock()
+	l := e.loops.begin(id, spec, e.now(), "started with the agent")
+	info := l.info()
+	e.loops.mu.Unlock()
+	e.showLoop(id, info, false)
+}
+
+// Loop starts, stops or resumes agent id's loop (control.LooperBackend).
+func (e *Engine) Loop(id, op string, spec control.LoopSpec) (control.LoopInfo, error) {
+	var info control.LoopInfo
+	var err error
+	if derr := e.do(func() { info, err = e.loopOp(id, op, spec) }); derr != nil {
+		return control.LoopInfo{}, derr
+	}
+	return info, err
+}
+
+func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo, error) {
+	a, err := e.agentByID(id)
+	if err != nil {
+		return control.LoopInfo{}, err
+	}
+	b := &e.loops
+	b.mu.Lock()
+	l := b.m[id]
+	now := e.now()
+	switch op {
+	case control.LoopStart:
+		if a.f.State.Finished() {
+			b.mu.Unlock()
+			return control.LoopInfo{}, fmt.Errorf("agent %s has ended (%s); a loop needs a live agent", id, a.f.State)
+		}
+		if l != nil && (l.status == control.LoopRunning || l.status == control.LoopPaused) {
+			b.mu.Unlock()
+			return control.LoopInfo{}, fmt.Errorf("agent %s already has a %s loop; stop it first with agentgrid loop stop %s", id, l.status, id)
+		}
+		if spec.Task == "" {
+			spec.Task = e.turns.get(id).prompt
+		}
+		if strings.TrimSpace(spec.Task) == "" {
+			b.mu.Unlock()
+			return control.LoopInfo{}, fmt.Errorf("agentgrid saw no prompt given to agent %s; give the task with --task TEXT", id)
+		}
+		l = b.begin(id, spec, now, "started")
+		if a.f.State != agentstate.Running {
+			// Nothing is under way: the first iteration is typed in.
+			l.reason = "started: iteration 1 sent"
+			e.scheduleTyped(id, l, loopPrompt(spec, 1), typeSettle)
+		}
+	case control.LoopStop:
+		if l == nil || l.status != control.LoopRunning && l.status != control.LoopPaused {
+			b.mu.Unlock()
+			return control.LoopInfo{}, fmt.Errorf("agent %s has no running or paused loop", id)
+		}
+		l.cancel()
+		l.status, l.reason, l.updated = control.LoopStopped, "stopped on request", now
+	case control.LoopResume:
+		if l == nil || l.status != control.LoopPaused {
+			b.mu.Unlock()
+			return control.LoopInfo{}, fmt.Errorf("agent %s has no paused loop to resume", id)
+		}
+		l.status, l.typed, l.reason, l.updated = control.LoopRunning, false, "resumed", now
+		if a.f.State != agentstate.Running {
+			// The paused turn is over: the next one starts now, if the
+			// bounds allow it.
+			e.applyLoopStep(id, l, decideLoop(l.loopState, loopTurn{now: now}), "")
+		}
+	}
+	info := l.info()
+	b.mu.Unlock()
+	e.log.Info("loop", "agent", id, "op", op, "status", info.Status, "iteration", info.Iteration, "reason", info.Reason)
+	e.showLoop(id, info, false)
+	e.st.dirty = true
+	e.publish()
+	return *info, nil
+}
+
+// applyLoopStep records a decision (board lock held). A continuation goes
+// out through the hook's answer when cli continues at Stop and there is no
+// cooldown: the returned prompt is then non-empty. Otherwise it is typed
+// into the pane later.
+func (e *Engine) applyLoopStep(id string, l *loopEntry, step loopStep, cli string) string {
+	l.status, l.reason, l.updated = step.status, step.reason, e.now()
+	if step.next == 0 {
+		l.cancel()
+		return ""
+	}
+	l.iteration, l.typed = step.next, false
+	if cli != "" && l.spec.CooldownMS == 0 && registry.ContinuesAtStop(cli) {
+		l.cancel()
+		return step.prompt
+	}
+	e.scheduleTyped(id, l, step.prompt, max(l.spec.Cooldown(), typeSettle))
+	return ""
+}
+
+// loopOnStop decides a running loop at the end of a turn (from Decide, off
+// the reconciler). It returns the hook's answer when the loop goes on
+// through it.
+func (e *Engine) loopOnStop(id, cli string, ask agentstate.Ask) (agentstate.Decision, bool) {
+	before, _ := e.Agent(id) // the state the turn ended in, before the Stop's signal
+	b := &e.loops
+	b.mu.Lock()
+	l := b.m[id]
+	if l == nil || l.status != control.LoopRunning {
+		b.mu.Unlock()
+		return agentstate.Decision{}, false
+	}
+	step := decideLoop(l.loopState, loopTurn{said: ask.Said, waiting: before.State == agentstate.Waiting, now: e.now()})
+	prompt := e.applyLoopStep(id, l, step, cli)
+	info := l.info()
+	b.mu.Unlock()
+	e.log.Info("loop", "agent", id, "status", info.Status, "iteration", info.Iteration, "reason", info.Reason)
+	e.showLoop(id, info, step.notify)
+	e.republish()
+	if prompt == "" {
+		return agentstate.Decision{}, false
+	}
+	return agentstate.Decision{Action: agentstate.ActionBlock, Message: prompt, Policy: "loop"}, true
+}
+
+// scheduleTyped arms the typing of a continuation after delay (board lock
+// held).
+func (e *Engine) scheduleTyped(id string, l *loopEntry, prompt string, delay time.Duration) {
+	l.cancel()
+	l.prompt = prompt
+	gen := l.gen
+	l.timer = e.clock.AfterFunc(delay, func() {
+		_ = e.do(func() {
+			e.loops.mu.Lock()
+			if cur := e.loops.m[id]; cur == l && l.gen == gen && l.prompt != "" {
+				l.due = true
+			}
+			e.loops.mu.Unlock()
+			if a := e.st.agents[id]; a != nil {
+				e.loopTick(a)
+			}
+		})
+	})
+}
+
+// loopTick types a due continuation once the agent is idle, or pauses the
+// loop when the user got in the way (reconciler).
+func (e *Engine) loopTick(a *agent) {
+	b := &e.loops
+	b.mu.Lock()
+	l := b.m[a.id]
+	if l == nil || l.status != control.LoopRunning {
+		b.mu.Unlock()
+		return
+	}
+	now := e.now()
+	notify := false
+	var text []byte
+	switch {
+	case a.f.State.Finished():
+		l.cancel()
+		l.status, l.reason, l.updated = control.LoopStopped, "stopped: the agent ended", now
+	case !l.due:
+		b.mu.Unlock()
+		return
+	case l.typed:
+		l.cancel()
+		l.status, l.reason, l.updated = control.LoopPaused, "paused: you typed into the pane; resume with agentgrid loop resume", now
+	case a.f.State == agentstate.Waiting:
+		l.cancel()
+		l.status, l.reason, l.updated = control.LoopPaused, "paused: the agent is waiting for you; resume with agentgrid loop resume", now
+		notify = true
+	case a.f.State != agentstate.Idle || a.term == nil:
+		b.mu.Unlock()
+		return // typed once the agent is idle
+	default:
+		text = continuationBytes(a, l.prompt)
+		l.cancel()
+		l.reason, l.updated = fmt.Sprintf("continued: iteration %d typed", l.iteration), now
+	}
+	info := l.info()
+	b.mu.Unlock()
+	e.showLoop(a.id, info, notify)
+	e.st.dirty = true
+	if text == nil {
+		return
+	}
+	id := a.id
+	go func() {
+		// Text, then Enter as a key of its own (see Send).
+		if err := e.Send(id, append(text, '\r')); err != nil {
+			e.log.Warn("loop: typing the continuation failed", "agent", id, "err", err)
+		}
+	}()
+}
+
+// continuationBytes is a continuation as typed into a's pane: pasted when
+// the program takes bracketed paste, else on one line, since a newline
+// would submit it half-way.
+func continuationBytes(a *agent, prompt string) []byte {
+	if a.term != nil && a.term.Modes().BracketedPaste {
+		return a.term.EncodePaste(prompt)
+	}
+	return []byte(strings.Join(strings.Fields(prompt), " "))
+}
+
+// loopInput notes the user's keys to a's pane (reconciler): Esc or ctrl+c
+// pauses a running loop at once; anything else typed pauses it when the
+// turn ends.
+func (e *Engine) loopInput(a *agent, data []byte) {
+	k := classifyLoopInput(data)
+	if k == loopKeyNone {
+		return
+	}
+	b := &e.loops
+	b.mu.Lock()
+	l := b.m[a.id]
+	if l == nil || l.status != control.LoopRunning {
+		b.mu.Unlock()
+		return
+	}
+	if k == loopKeyTyped {
+		l.typed = true
+		b.mu.Unlock()
+		return
+	}
+	l.cancel()
+	l.status, l.reason, l.updated = control.LoopPaused, "paused: interrupted by user", e.now()
+	info := l.info()
+	b.mu.Unlock()
+	e.log.Info("loop", "agent", a.id, "status", info.Status, "reason", info.Reason)
+	e.showLoop(a.id, info, false)
+}
+
+// showLoop puts a loop into the pane's border and the status line; notify
+// adds a notice the user cannot miss.
+func (e *Engine) showLoop(id string, info *control.LoopInfo, notify bool) {
+	ttl := time.Duration(0)
+	if info.Status == control.LoopSucceeded || info.Status == control.LoopStopped {
+		ttl = loopEndedTTL
+	}
+	e.status.Set("loop:"+id, info.Label(), id, "loop", ttl)
+	if notify {
+		e.status.SetNotice("loop-paused:"+id, id+"'s loop "+info.Reason, time.Minute)
+	}
+}
+
+// republish publishes the snapshot again from outside the reconciler.
+func (e *Engine) republish() {
+	go func() {
+		_ = e.do(func() {
+			e.st.dirty = true
+			e.publish()
+		})
+	}()
+}

@@ -1,0 +1,189 @@
+package orchestrator
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+var stopSig = agentstate.Signal{Event: "Stop", State: agentstate.Idle, Why: "turn finished"}
+
+func stopAsk(said string, repeat bool) agentstate.Ask {
+	return agentstate.Ask{Point: agentstate.PointStop, Said: said, Repeat: repeat}
+}
+
+func loopOf(t *testing.T, e *Engine, id string) control.LoopInfo {
+	t.Helper()
+	in, ok := e.Agent(id)
+	if !ok || in.Loop == nil {
+		t.Fatalf("agent %s has no loop in its info: %+v", id, in)
+	}
+	return *in.Loop
+}
+
+func statusText(e *Engine, key string) string {
+	for _, s := range e.Status().Entries() {
+		if s.Key == key {
+			return s.Text
+		}
+	}
+	return ""
+}
+
+// TestLoopContinuesThroughClaudesStopAndPausesOnEsc runs a loop on a real
+// process: Claude's Stop is answered with the continuation (also when the
+// Stop says a hook kept the turn going), Esc pauses it at once, a paused
+// loop answers nothing, resume types the next iteration into the pane, and
+// the promise ends it.
+func TestLoopContinuesThroughClaudesStopAndPausesOnEsc(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Loop: &control.LoopSpec{Promise: "DONE", Max: 4, Task: "port the parser"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := in.ID
+	waitAgent(t, e, id, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+	if l := loopOf(t, e, id); l.Status != control.LoopRunning || l.Iteration != 1 || l.Task != "port the parser" {
+		t.Fatalf("loop after spawn: %+v", l)
+	}
+
+	d, err := e.Decide(id, "claude", stopSig, stopAsk("Half of it is ported.", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != agentstate.ActionBlock || !strings.Contains(d.Message, "iteration 2/4") || !strings.Contains(d.Message, "port the parser") || d.Policy != "loop" {
+		t.Fatalf("first Stop: %+v, want a block carrying iteration 2/4 and the task", d)
+	}
+	// stop_hook_active: the turn went on for our hook; the loop still decides.
+	d, _ = e.Decide(id, "claude", stopSig, stopAsk("Three quarters.", true))
+	if d.Action != agentstate.ActionBlock || !strings.Contains(d.Message, "iteration 3/4") {
+		t.Fatalf("second Stop: %+v, want iteration 3/4", d)
+	}
+	waitAgent(t, e, id, "loop 3/4 in its info", func(a control.AgentInfo) bool { return a.Loop != nil && a.Loop.Iteration == 3 })
+	if got := statusText(e, "loop:"+id); got != "loop 3/4" {
+		t.Errorf("status entry %q, want loop 3/4", got)
+	}
+
+	if err := e.Input(id, []byte("\x1b")); err != nil {
+		t.Fatal(err)
+	}
+	if l := loopOf(t, e, id); l.Status != control.LoopPaused || l.Reason != "paused: interrupted by user" {
+		t.Fatalf("after Esc: %+v", l)
+	}
+	if d, _ = e.Decide(id, "claude", stopSig, stopAsk("Stopped.", false)); d.Action != agentstate.ActionNone {
+		t.Fatalf("a paused loop answered the Stop: %+v", d)
+	}
+	if _, err := e.Loop(id, control.LoopResume, control.LoopSpec{}); err != nil {
+		t.Fatal(err)
+	}
+	// Resumed with the agent idle: iteration 4 is typed into the pane.
+	pollUntil(t, 15*time.Second, "the continuation typed into the pane", func() bool {
+		text, _ := e.Capture(id, false, 0)
+		return strings.Contains(text, "[agentgrid loop: iteration 4/4] port the parser")
+	})
+	if l := loopOf(t, e, id); l.Iteration != 4 || l.Status != control.LoopRunning {
+		t.Fatalf("after resume: %+v", l)
+	}
+	d, _ = e.Decide(id, "claude", stopSig, stopAsk("Ported and tested.\n<promise>DONE</promise>", true))
+	if d.Action != agentstate.ActionNone {
+		t.Fatalf("the promise on the last iteration was answered with %+v", d)
+	}
+	if l := loopOf(t, e, id); l.Status != control.LoopSucceeded || !strings.Contains(l.Reason, "iteration 4") {
+		t.Fatalf("promise on the last iteration: %+v, want succeeded", l)
+	}
+	ex, err := e.Explain(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Agent.Loop == nil || ex.Agent.Loop.Status != control.LoopSucceeded {
+		t.Errorf("explain shows loop %+v", ex.Agent.Loop)
+	}
+	if _, err := e.Loop(id, control.LoopResume, control.LoopSpec{}); err == nil {
+		t.Error("resuming a finished loop: no error")
+	}
+}
+
+// TestLoopTypedAfterCooldownAndPausedByTyping drives the typed fallback on
+// a fake clock: a CLI that does not go on through its Stop answer gets the
+// continuation typed after the cooldown, not before; the user's typing
+// pauses the loop at the next turn's end; max ends it.
+func TestLoopTypedAfterCooldownAndPausedByTyping(t *testing.T) {
+	clock := newFakeClock()
+	e := newClockedEngine(t, nil, clock, nil, nil)
+	in := spawn(t, e, "cat")
+	id := in.ID
+	waitAgent(t, e, id, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+	if _, err := e.Loop(id, control.LoopStart, control.LoopSpec{Promise: "DONE", Max: 3}); err == nil {
+		t.Fatal("a loop without a task on an agent that was never prompted: no error")
+	}
+	// The task defaults to the prompt the agent was given.
+	if _, err := e.Decide(id, "codex", agentstate.Signal{Event: "UserPromptSubmit", State: agentstate.Running}, agentstate.Ask{Point: agentstate.PointPrompt, Prompt: "fix the flaky test"}); err != nil {
+		t.Fatal(err)
+	}
+	waitAgent(t, e, id, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	if _, err := e.Loop(id, control.LoopStart, control.LoopSpec{Promise: "DONE", Max: 3, CooldownMS: 10000}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Loop(id, control.LoopStart, control.LoopSpec{Promise: "DONE", Max: 3}); err == nil {
+		t.Error("a second loop on the same agent: no error")
+	}
+	d, _ := e.Decide(id, "codex", stopSig, stopAsk("Not yet.", false))
+	if d.Action != agentstate.ActionNone {
+		t.Fatalf("codex's Stop was answered with %+v; its continuation is typed", d)
+	}
+	waitAgent(t, e, id, "idle", func(a control.AgentInfo) bool { return a.State == agentstate.Idle })
+	clock.Advance(9 * time.Second)
+	if l := loopOf(t, e, id); l.Iteration != 2 || strings.Contains(l.Reason, "typed") {
+		t.Fatalf("9s into a 10s cooldown: %+v, want iteration 2 not typed yet", l)
+	}
+	clock.Advance(2 * time.Second)
+	pollUntil(t, 15*time.Second, "the continuation typed after the cooldown", func() bool {
+		text, _ := e.Capture(id, false, 0)
+		return strings.Contains(text, "[agentgrid loop: iteration 2/3] fix the flaky test")
+	})
+	if got := loopOf(t, e, id).Reason; got != "continued: iteration 2 typed" {
+		t.Errorf("reason %q", got)
+	}
+
+	// The user types mid-turn: the turn's end pauses the loop.
+	if err := e.Input(id, []byte("also check windows")); err != nil {
+		t.Fatal(err)
+	}
+	e.Decide(id, "codex", stopSig, stopAsk("Done?", false))
+	if l := loopOf(t, e, id); l.Status != control.LoopPaused || !strings.Contains(l.Reason, "you typed") {
+		t.Fatalf("after the user typed: %+v", l)
+	}
+	if _, err := e.Loop(id, control.LoopResume, control.LoopSpec{}); err != nil {
+		t.Fatal(err)
+	}
+	if l := loopOf(t, e, id); l.Iteration != 3 {
+		t.Fatalf("resume: %+v, want iteration 3 under way", l)
+	}
+	e.Decide(id, "codex", stopSig, stopAsk("Still failing.", false))
+	if l := loopOf(t, e, id); l.Status != control.LoopStopped || !strings.Contains(l.Reason, "3 iterations") {
+		t.Fatalf("max reached: %+v, want stopped", l)
+	}
+	if _, err := e.Loop(id, control.LoopStop, control.LoopSpec{}); err == nil {
+		t.Error("stopping a stopped loop: no error")
+	}
+}
+
+// TestLoopStopsWhenTheAgentEnds: an agent's exit ends its loop.
+func TestLoopStopsWhenTheAgentEnds(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"sh", "-c", "read x"}, Loop: &control.LoopSpec{Promise: "DONE", Max: 2, Task: "t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAgent(t, e, in.ID, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+	if err := e.Send(in.ID, []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitFinished(t, e, in.ID)
+	waitAgent(t, e, in.ID, "loop stopped", func(a control.AgentInfo) bool {
+		return a.Loop != nil && a.Loop.Status == control.LoopStopped && a.Loop.Reason == "stopped: the agent ended"
+	})
+}
