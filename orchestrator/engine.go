@@ -49,8 +49,8 @@ type Engine struct {
 	auth    *authority
 	pol     *policy.Engine
 	turns   turnBoard
-	loops   loopBoard // continuation loops (loop_engine.go)
-	tmuxOn  bool      // the tmux entry point is on every child's PATH (tmuxenv.go)
+	loops   loopBoard
+	tmuxOn  bool // the tmux entry point is on every child's PATH (tmuxenv.go)
 
 	cmds    chan command
 	board   signalBoard // pane signals waiting for the reconciler
