@@ -32,7 +32,7 @@ func addClientCommands(root *cobra.Command) {
 	}
 	for _, c := range []*cobra.Command{
 		newSpawnCmd(), newListCmd(), newWaitCmd(), newCloseCmd(), newSendCmd(),
-		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(),
+		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(), newLoopCmd(),
 	} {
 		root.AddCommand(usageErrors(c))
 	}
@@ -196,6 +196,7 @@ as agentgrid's.`,
 	f.StringVar(&p.Prompt, "prompt", "", "task for an agent CLI started with --kind")
 	f.StringArrayVar(&env, "env", nil, "extra environment variable NAME=VALUE (repeatable)")
 	f.BoolVar(&asJSON, "json", false, "print the new agent as JSON instead of its id")
+	withLoopFlags(cmd, &p)
 	return cmd
 }
 

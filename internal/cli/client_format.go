@@ -130,6 +130,9 @@ func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) error 
 	if a.Interrupted {
 		field("interrupted:", "yes, by the user")
 	}
+	if l := a.Loop; l != nil {
+		field("loop:", fmt.Sprintf("%s, promise %s, started %s: %s", clean(l.Label(), 80), clean(l.Promise, 200), when(l.Started, now), orDash(clean(l.Reason, 200))))
+	}
 	if a.QueuePos > 0 {
 		field("queued:", fmt.Sprintf("position %d: %s", a.QueuePos, orDash(clean(a.QueueReason, 120))))
 	}

@@ -32,7 +32,8 @@ spawn_agent (a command, or a kind such as "claude" with a prompt), watch them wi
 list_agents and wait_agent (it returns within 50 seconds; call it again while
 agents are still running), read what an agent printed with read_agent_output, answer
 an agent that is waiting with send_to_agent, and close_agent when you no longer
-need one. set_status puts a short note in the session's status line.`
+need one. set_status puts a short note in the session's status line. loop_agent keeps an
+agent on its task until it writes a completion promise, within a bound you give.`
 
 // Run serves the agentgrid MCP tools over newline-delimited JSON-RPC on
 // in/out (stdio for `agentgrid mcp`), forwarding every call to the session
@@ -198,6 +199,7 @@ func New(client *control.Client) *mcp.Server {
 		InputSchema: schema("set_status"),
 		Annotations: &mcp.ToolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
 	}, guard(t.setStatus))
+	addLoopTool(s, t)
 	return s
 }
 
@@ -256,13 +258,14 @@ type agentSummary struct {
 	Ended     *time.Time       `json:"ended,omitempty"`
 	Turns     int              `json:"turns,omitempty"`
 	LastTurn  string           `json:"last_turn,omitempty"`
+	Loop      *loopInfo        `json:"loop,omitempty"`
 }
 
 func summarize(a control.AgentInfo) agentSummary {
 	return agentSummary{
 		ID: a.ID, Title: a.Title, Kind: a.Kind, Argv: a.Argv, State: a.State, Why: a.Why, Since: a.Since,
 		ExitCode: a.ExitCode, Visible: a.Visible, QueuePos: a.QueuePos, Subagents: a.Subagents, Ended: a.Ended,
-		Turns: a.Turns, LastTurn: a.LastTurn,
+		Turns: a.Turns, LastTurn: a.LastTurn, Loop: a.Loop,
 	}
 }
 

@@ -225,7 +225,7 @@ func TestMCPToolsAndAnnotations(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	sort.Strings(names)
-	want := "close_agent,list_agents,read_agent_output,send_to_agent,set_status,spawn_agent,wait_agent"
+	want := "close_agent,list_agents,loop_agent,read_agent_output,send_to_agent,set_status,spawn_agent,wait_agent"
 	if strings.Join(names, ",") != want {
 		t.Fatalf("tools = %v", names)
 	}
