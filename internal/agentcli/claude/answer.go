@@ -11,6 +11,9 @@ type answerPayload struct {
 	// StopHookActive is set on a Stop that follows a block of the previous
 	// one: the turn went on because of a hook, and is not blocked again.
 	StopHookActive bool `json:"stop_hook_active"`
+	// TranscriptPath is where the session's transcript is: the last
+	// assistant message comes from it when the payload lacks one.
+	TranscriptPath string `json:"transcript_path"`
 }
 
 // Ask implements agentcli.Answerer: PreToolUse, PostToolUse,
@@ -43,6 +46,9 @@ func ask(payload []byte) (agentstate.Ask, bool, error) {
 		a.Point, a.Prompt = agentstate.PointPrompt, p.Prompt
 	case "Stop":
 		a.Point, a.Said, a.Repeat = agentstate.PointStop, p.LastMessage, p.StopHookActive
+		if a.Said == "" && p.TranscriptPath != "" {
+			a.Said = lastAssistantMessage(p.TranscriptPath)
+		}
 	default:
 		return agentstate.Ask{}, false, nil
 	}
