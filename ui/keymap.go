@@ -57,6 +57,7 @@ const (
 	actRedraw
 	actDetach
 	actQuit
+	actLoopStop
 
 	actScrollUp
 	actScrollDown
@@ -147,6 +148,7 @@ var keymap = []binding{
 	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix, 0},
 	{[]string{"d"}, actDetach, "detach (ends the session: asks while agents run)", modePrefix, 0},
 	{[]string{"q"}, actQuit, "quit (asks while agents run)", modePrefix, 0},
+	{[]string{"S"}, actLoopStop, "stop the focused agent's continuation loop", modePrefix, 0},
 
 	{[]string{"alt+left"}, actFocusLeft, "focus the pane to the left", modeDirect, optAltArrows},
 	{[]string{"alt+right"}, actFocusRight, "focus the pane to the right", modeDirect, optAltArrows},

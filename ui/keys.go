@@ -147,6 +147,8 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		return tea.ClearScreen
 	case actDetach, actQuit:
 		return m.askQuit()
+	case actLoopStop:
+		return m.stopLoop(focused)
 	}
 	return nil
 }
