@@ -279,6 +279,12 @@ func checkAction(t *testing.T, m *Model, eng *fakeEngine, act action, key, start
 		if got := eng.takeInputs(); len(got) != 0 || last != "" || m.prefixArmed {
 			t.Errorf("redraw reached the pane or the engine: inputs %q, call %q", got, last)
 		}
+	case actLoopStop:
+		// The engine's side is TestPrefixSStopsTheFocusedLoop; the key
+		// never reaches the pane.
+		if got := eng.takeInputs(); len(got) != 0 || m.prefixArmed {
+			t.Errorf("stop loop reached the pane: inputs %q", got)
+		}
 	case actDetach, actQuit:
 		if _, ok := m.overlay.(*confirmOverlay); !ok {
 			t.Fatalf("quitting with running agents should ask, overlay = %T", m.overlay)
