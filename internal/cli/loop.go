@@ -109,13 +109,14 @@ then needs --for DURATION.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the loop as JSON")
 	for _, op := range []struct{ name, short string }{
 		{control.LoopStop, "Stop an agent's loop (it does not start again)"},
-		{control.LoopResume, "Resume an agent's paused loop"},
+		{control.LoopResume, "Resume an agent's paused loop: the next turn starts now if the agent is idle"},
 	} {
 		var subJSON bool
 		sub := &cobra.Command{
-			Use:   op.name + " ID",
-			Short: op.short,
-			Args:  cobra.ExactArgs(1),
+			Use:     op.name + " ID",
+			Short:   op.short,
+			Example: "  agentgrid loop " + op.name + " a2",
+			Args:    cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runLoop(cmd, control.LoopParams{ID: args[0], Op: op.name}, subJSON)
 			},
