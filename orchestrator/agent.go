@@ -67,6 +67,8 @@ type agent struct {
 	// wantEcho is set when the user's keystroke reached the pane: its next
 	// output is the echo, drawn at once (Engine.AwaitedOutput).
 	wantEcho atomic.Bool
+	// firstOut is when the current pane's first output is drawn at once.
+	firstOut *firstOutput
 
 	// wantActivity asks the reader goroutine to report the next output; it
 	// is off while the agent is running, when the idle timer does the work.
@@ -190,4 +192,22 @@ func isAnswerKey(data []byte) bool {
 		return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 	}
 	return false
+}
+
+// firstOutput is when a pane's first output pokes Engine.AwaitedOutput:
+// once the pane printed and a published snapshot shows the pane, whichever
+// comes last. The output often comes before the engine publishes the
+// snapshot with the new pane (the child prints as soon as it runs), and a
+// frame drawn for a poke then cannot show the pane at all; the frame that
+// can was an ordinary one, behind the frame budget the first had spent.
+type firstOutput struct {
+	printed atomic.Bool // set by the pane's reader goroutine
+	shown   atomic.Bool // set by the engine loop, after the publish
+	poked   atomic.Bool
+}
+
+// due reports, once, that both have happened. Each side sets its flag and
+// then asks, so the side that comes second sees both.
+func (f *firstOutput) due() bool {
+	return f.printed.Load() && f.shown.Load() && f.poked.CompareAndSwap(false, true)
 }

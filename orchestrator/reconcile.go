@@ -205,10 +205,11 @@ func (e *Engine) startAgent(a *agent, cols, rows int) bool {
 }
 
 func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, cols, rows int) (*panes.Pane, error) {
-	// printed is set by the pane's first output, which is urgent like the
-	// focused pane's: a new agent shows up without waiting for the frame
-	// rate the churn of others may have used up.
-	var printed atomic.Bool
+	// The pane's first output is urgent like the focused pane's: a new
+	// agent shows up without waiting for the frame rate the churn of
+	// others may have used up (see firstOutput).
+	first := &firstOutput{}
+	a.firstOut = first
 	// abandoned is set when the start missed its deadline: the pane, if it
 	// comes, is no longer the agent's, and its callbacks say nothing.
 	var abandoned atomic.Bool
@@ -229,15 +230,13 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 				return
 			}
 			e.poke()
-			first := !printed.Load() && printed.CompareAndSwap(false, true)
-			if first {
+			if !first.printed.Load() && first.printed.CompareAndSwap(false, true) {
 				e.post(a, sigPrinted, nil)
-			}
-			if first || a.wantEcho.CompareAndSwap(true, false) {
-				select {
-				case e.awaited <- struct{}{}:
-				default:
+				if first.due() {
+					e.pokeAwaited()
 				}
+			} else if a.wantEcho.CompareAndSwap(true, false) {
+				e.pokeAwaited()
 			}
 			// The focused pane's output pokes the UI's fast channel (an
 			// echo is drawn without waiting behind other panes' frames);
@@ -400,6 +399,12 @@ func (e *Engine) publish() {
 		snap.Main = &PaneView{Agent: in, Box: m.box, Term: reader(m.term)}
 	}
 	e.snap.Store(snap)
+	for _, p := range snap.Panes {
+		e.shown(s.agents[p.Agent.ID])
+	}
+	if m := s.main; m != nil && !m.box.Empty() {
+		e.shown(m)
+	}
 	if s.finished {
 		// Only after the snapshot shows the new state, or Wait could miss it.
 		s.finished = false
@@ -407,6 +412,25 @@ func (e *Engine) publish() {
 	}
 	e.turns.poke() // waits on states (turns.go)
 	e.poke()
+}
+
+// shown records that the published snapshot shows a's pane, and pokes
+// AwaitedOutput if the pane's first output came before.
+func (e *Engine) shown(a *agent) {
+	if f := a.firstOut; f != nil && a.pane != nil && !f.shown.Load() {
+		f.shown.Store(true)
+		if f.due() {
+			e.pokeAwaited()
+		}
+	}
+}
+
+// pokeAwaited asks the UI to draw at once (Engine.AwaitedOutput).
+func (e *Engine) pokeAwaited() {
+	select {
+	case e.awaited <- struct{}{}:
+	default:
+	}
 }
 
 // allAgents returns main (if any) and every agent.
