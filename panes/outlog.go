@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 )
 
 // outputLog appends a child's output to its log file. With a cap it keeps
@@ -15,9 +17,10 @@ import (
 // directory) stops logging, is reported once through onErr, and never
 // reaches the pane: the child's output is still shown.
 //
-// It is used by the pane's reader goroutine only (and by waitLoop after
-// the reader ended), so it needs no lock.
+// It is written by the pane's reader goroutine (and closed by waitLoop
+// after the reader ended); its lock is for the timer of flushSoon.
 type outputLog struct {
+	mu     sync.Mutex
 	path   string
 	max    int64 // 0: no cap
 	f      *os.File
@@ -27,7 +30,15 @@ type outputLog struct {
 	failed bool
 	onErr  func(error)
 	logger *slog.Logger
+	closed bool
+	// timer flushes what flushSoon left in the buffer; armed while it runs.
+	timer *time.Timer
+	armed bool
 }
+
+// logFlushDelay is how long output read in a flood may stay in the buffer
+// before it reaches the file (unless the buffer fills first).
+const logFlushDelay = 20 * time.Millisecond
 
 // logBufSize is how much output is gathered before a write to the file.
 const logBufSize = 64 << 10
@@ -51,6 +62,8 @@ func openOutputLog(path string, max int64, onErr func(error), logger *slog.Logge
 
 // write appends p, rotating the file at the cap.
 func (l *outputLog) write(p []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for len(p) > 0 && !l.failed {
 		n := len(p)
 		if l.max > 0 && l.rotate {
@@ -73,6 +86,39 @@ func (l *outputLog) write(p []byte) {
 
 // flush writes the buffered output to the file.
 func (l *outputLog) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.flushLocked()
+}
+
+// flushSoon makes sure the buffered output reaches the file within
+// logFlushDelay, without a write per call: a flood writes the file a
+// buffer at a time, and its last output still reaches the file soon
+// although no read follows it.
+func (l *outputLog) flushSoon() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.armed || l.failed || l.closed {
+		return
+	}
+	l.armed = true
+	if l.timer == nil {
+		l.timer = time.AfterFunc(logFlushDelay, l.timedFlush)
+	} else {
+		l.timer.Reset(logFlushDelay)
+	}
+}
+
+func (l *outputLog) timedFlush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.armed = false
+	if !l.closed {
+		l.flushLocked()
+	}
+}
+
+func (l *outputLog) flushLocked() {
 	if l.failed {
 		return
 	}
@@ -83,7 +129,13 @@ func (l *outputLog) flush() {
 
 // close flushes and closes the file.
 func (l *outputLog) close() {
-	l.flush()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.flushLocked()
+	l.closed = true
+	if l.timer != nil {
+		l.timer.Stop()
+	}
 	if l.f != nil {
 		_ = l.f.Close()
 		l.f = nil

@@ -212,22 +212,20 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 		done:       make(chan struct{}),
 		inNotify:   make(chan struct{}, 1),
 	}
+	// The log is created beside the start, not before it: creating a file
+	// costs about as much as starting the process (0.6 ms, more on a busy
+	// machine), and a new agent's first output should wait for neither.
+	var logc chan *outputLog
 	if o.LogPath != "" {
-		// A log that cannot be opened is reported, not fatal: the agent
-		// is worth more than its log.
-		l, err := openOutputLog(o.LogPath, o.LogMax, o.OnLogError, logger)
-		if err != nil {
-			logger.Warn("the output log could not be opened; the agent's output is not logged", "path", o.LogPath, "err", err)
-			if o.OnLogError != nil {
-				o.OnLogError(err)
-			}
-		}
-		p.log = l
+		logc = make(chan *outputLog, 1)
+		go func() { logc <- openPaneLog(o, logger) }()
 	}
 	proc, err := sp.Start(spec)
 	if err != nil {
-		if p.log != nil {
-			p.log.close()
+		if logc != nil {
+			if l := <-logc; l != nil {
+				l.close()
+			}
 		}
 		return nil, err
 	}
@@ -239,7 +237,7 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 		vterm.WithDefaultColors(o.Colors),
 	)
 	p.lastOutput.Store(o.Now().UnixNano())
-	go p.readLoop()
+	go p.readLoop(logc)
 	go p.writeLoop()
 	go p.waitLoop()
 	return p, nil
@@ -267,8 +265,28 @@ func (p *Pane) LastOutput() time.Time { return time.Unix(0, p.lastOutput.Load())
 // Pid is the process (and process group) id.
 func (p *Pane) Pid() int { return p.proc.Pid() }
 
-func (p *Pane) readLoop() {
+// openPaneLog opens the output log of o. A log that cannot be opened is
+// reported, not fatal: the agent is worth more than its log.
+func openPaneLog(o Options, logger *slog.Logger) *outputLog {
+	l, err := openOutputLog(o.LogPath, o.LogMax, o.OnLogError, logger)
+	if err != nil {
+		logger.Warn("the output log could not be opened; the agent's output is not logged", "path", o.LogPath, "err", err)
+		if o.OnLogError != nil {
+			o.OnLogError(err)
+		}
+	}
+	return l
+}
+
+// readLoop feeds the child's output to the terminal and the log. logc
+// delivers the log (nil: none) once it is open.
+func (p *Pane) readLoop(logc <-chan *outputLog) {
 	defer close(p.readerDone)
+	defer func() {
+		if logc != nil {
+			p.log = <-logc // the exit path closes it
+		}
+	}()
 	buf := make([]byte, readBufSize)
 	// burst counts the bytes of output read back to back (each read
 	// returning within burstGap of the previous chunk's end). A PTY read
@@ -285,14 +303,6 @@ func (p *Pane) readLoop() {
 				burst = n
 			}
 			chunk := buf[:n]
-			if p.log != nil {
-				p.log.write(chunk)
-				if n < len(buf) {
-					// A short read means the burst is over: flush so the log
-					// on disk keeps up with the screen without a timer.
-					p.log.flush()
-				}
-			}
 			bulk := n == len(buf) || burst >= bulkBurst
 			if bulk {
 				p.waitEchoHold()
@@ -307,6 +317,21 @@ func (p *Pane) readLoop() {
 			p.lastOutput.Store(p.opts.Now().UnixNano())
 			if p.opts.OnOutput != nil {
 				p.opts.OnOutput()
+			}
+			// The log comes after the screen, so that neither the first
+			// output (the log may still be opening) nor an echo waits for it.
+			if logc != nil {
+				p.log, logc = <-logc, nil
+			}
+			if p.log != nil {
+				p.log.write(chunk)
+				if bulk {
+					// A flood's reads are not written one by one: a write to
+					// the file per 4 KiB read cost a seventh of the flood's CPU.
+					p.log.flushSoon()
+				} else {
+					p.log.flush()
+				}
 			}
 			idleSince = time.Now()
 		}
