@@ -101,3 +101,49 @@ func TestLoopContinuesTwiceAndStopsOnThePromise(t *testing.T) {
 		t.Errorf("loop without --max: %v", err)
 	}
 }
+
+// TestLoopTypesContinuationsIntoACodexPane: a CLI whose Stop answer does not
+// continue it (Codex) gets each continuation typed into its terminal once
+// it is idle, as one line followed by Enter; the loop ends on the promise.
+func TestLoopTypesContinuationsIntoACodexPane(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"codex_stop1.json", "codex_stop2.json", "codex_stop3.json", "codex_agent.sh"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "loop", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newHarness(t, 160, 40, "")
+	h.startSession("--", "sh")
+	id := h.spawn("--title", "codex-ish", "--env", "AG="+binary, "--loop", "--promise", "DONE", "--max", "3",
+		"--task", "port the parser", "--", "sh", filepath.Join(dir, "codex_agent.sh"), dir)
+	h.waitFor(60*time.Second, func() bool {
+		out, _ := h.client("capture", id)
+		return strings.Contains(out, "script over")
+	}, "the scripted agent's three turns")
+	b, err := os.ReadFile(filepath.Join(dir, "typed.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("typed into the pane: %q, want two continuations", lines)
+	}
+	for i, iter := range []string{"[agentgrid loop: iteration 2/3] port the parser", "[agentgrid loop: iteration 3/3] port the parser"} {
+		if !strings.HasPrefix(lines[i], iter) || !strings.Contains(lines[i], "<promise>DONE</promise>") {
+			t.Errorf("continuation %d: %q, want %q ... and the promise's format on one line", i+1, lines[i], iter)
+		}
+	}
+	var as []loopOf
+	out := h.mustClient("list", "--json")
+	if err := json.Unmarshal([]byte(out), &as); err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != 1 || as[0].Loop == nil || as[0].Loop.Status != "succeeded" || as[0].Loop.Iteration != 3 {
+		t.Fatalf("list --json: %s", out)
+	}
+}
