@@ -89,6 +89,7 @@ type Config struct {
 	Limits       Limits          `toml:"limits"`
 	Keys         Keys            `toml:"keys"`
 	UI           UI              `toml:"ui"`
+	Clipboard    Clipboard       `toml:"clipboard"`
 	Status       Status          `toml:"status"`
 	Log          Log             `toml:"log"`
 	Startup      []Startup       `toml:"startup"`
@@ -176,11 +177,36 @@ type UI struct {
 	Bell bool `toml:"bell"`
 	// OSC9 also sends an OSC 9 desktop notification when an agent starts waiting.
 	OSC9 bool `toml:"osc9"`
+	// OSC777 also sends an OSC 777 desktop notification (the form some
+	// terminals read instead of OSC 9).
+	OSC777 bool `toml:"osc777"`
+	// NotifyOn are the agent events that ring or notify: any of
+	// "waiting", "done", "failed". Never for the pane the user looks at.
+	NotifyOn []string `toml:"notify_on"`
+	// PaneNotices forwards a pane's own OSC 9/777/99 notifications to the
+	// outer terminal, with the pane's title, sanitised.
+	PaneNotices bool `toml:"pane_notices"`
 	// Mouse enables click-to-focus and wheel scrolling.
 	Mouse bool `toml:"mouse"`
 	// FPS caps redraws per second while output is arriving (1..120).
 	FPS int `toml:"fps"`
 }
+
+// Clipboard configures what may reach the outer terminal's clipboard.
+type Clipboard struct {
+	// PaneOSC52 is what a pane's own OSC 52 clipboard requests do: "off"
+	// (dropped) or "write" (forwarded to the outer terminal).
+	PaneOSC52 string `toml:"pane_osc52"`
+}
+
+// Clipboard settings for a pane's OSC 52.
+const (
+	PaneOSC52Off   = "off"
+	PaneOSC52Write = "write"
+)
+
+// Notice events, for [ui] notify_on.
+var NoticeEvents = []string{"waiting", "done", "failed"}
 
 // Status configures the status line.
 type Status struct {
@@ -266,11 +292,12 @@ func Default() Config {
 			KeepState:      Duration{7 * 24 * time.Hour},
 			MaxDepth:       2,
 		},
-		Keys:   Keys{Prefix: "ctrl+b"},
-		UI:     UI{Theme: "dark", Bell: true, Mouse: true, FPS: 60},
-		Status: Status{MaxEntryWidth: 40, StaleAfter: Duration{60 * time.Second}},
-		Log:    Log{Level: "info"},
-		Kinds:  DefaultKinds(),
+		Keys:      Keys{Prefix: "ctrl+b"},
+		UI:        UI{Theme: "dark", Bell: true, Mouse: true, FPS: 60, NotifyOn: []string{"waiting"}, PaneNotices: true},
+		Clipboard: Clipboard{PaneOSC52: PaneOSC52Off},
+		Status:    Status{MaxEntryWidth: 40, StaleAfter: Duration{60 * time.Second}},
+		Log:       Log{Level: "info"},
+		Kinds:     DefaultKinds(),
 	}
 }
 

@@ -86,10 +86,22 @@ theme = "dark"
 bell = true
 # Also send an OSC 9 desktop notification when an agent starts waiting.
 osc9 = false
+# Also send an OSC 777 desktop notification (the form some terminals read instead).
+osc777 = false
+# The agent events that ring or notify: any of "waiting", "done", "failed".
+# Never for the pane you are looking at.
+notify_on = ["waiting"]
+# Forward a pane's own OSC 9/777/99 notifications, with its title.
+pane_notices = true
 # Click to focus and wheel to scroll.
 mouse = true
 # Most redraws per second while output arrives, 1..120.
 fps = 60
+
+[clipboard]
+# A pane's own OSC 52 clipboard writes: "off" (dropped) or "write" (sent on to
+# your terminal's clipboard). Copying in scrollback mode always works.
+pane_osc52 = "off"
 
 [status]
 # Widest a single status line entry may be, in cells, 1..500.

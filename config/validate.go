@@ -148,6 +148,14 @@ func validate(cfg Config, themeDir string) []problem {
 	if err := checkTheme(cfg.UI.Theme, themeDir); err != nil {
 		bad("ui.theme", "ui.theme = %q: %v", cfg.UI.Theme, err)
 	}
+	for _, ev := range cfg.UI.NotifyOn {
+		if !slices.Contains(NoticeEvents, ev) {
+			bad("ui.notify_on", "ui.notify_on: %q is not an event (known: %s)", ev, strings.Join(NoticeEvents, ", "))
+		}
+	}
+	if v := cfg.Clipboard.PaneOSC52; v != PaneOSC52Off && v != PaneOSC52Write {
+		bad("clipboard.pane_osc52", "clipboard.pane_osc52 = %q: must be %q or %q", v, PaneOSC52Off, PaneOSC52Write)
+	}
 	if cfg.UI.FPS < 1 || cfg.UI.FPS > MaxFPS {
 		bad("ui.fps", "ui.fps = %d: must be between 1 and %d", cfg.UI.FPS, MaxFPS)
 	}

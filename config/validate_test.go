@@ -406,3 +406,26 @@ z = 4
 		}
 	}
 }
+
+// [ui] notify_on names known events only, [clipboard] pane_osc52 is off or
+// write: anything else is reported with its key.
+func TestValidateNoticesAndClipboard(t *testing.T) {
+	isolate(t)
+	cfg := Default()
+	cfg.UI.NotifyOn = []string{"waiting", "finished"}
+	cfg.Clipboard.PaneOSC52 = "read"
+	d := Validate(cfg)
+	var got []string
+	for _, x := range d {
+		got = append(got, x.String())
+	}
+	all := strings.Join(got, "\n")
+	if len(d) != 2 || !strings.Contains(all, `ui.notify_on: "finished" is not an event`) || !strings.Contains(all, `clipboard.pane_osc52 = "read"`) {
+		t.Errorf("Validate = %v", got)
+	}
+	cfg.UI.NotifyOn = []string{"done", "failed"}
+	cfg.Clipboard.PaneOSC52 = PaneOSC52Write
+	if d := Validate(cfg); len(d) != 0 {
+		t.Errorf("valid settings refused: %v", d)
+	}
+}

@@ -51,6 +51,9 @@ type Engine struct {
 	turns   turnBoard
 	loops   loopBoard
 	tmuxOn  bool // the tmux entry point is on every child's PATH (tmuxenv.go)
+	// paneReqs are the notifications and clipboard writes of panes'
+	// programs, for the UIs to forward.
+	paneReqs paneRequests
 
 	cmds    chan command
 	board   signalBoard // pane signals waiting for the reconciler
@@ -199,7 +202,7 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 			e.detachRunner = e.runner.Attach(e.bus)
 		}
 		if e.opts.SocketPath != "" {
-			srv, serr := control.StartServer(e.opts.SocketPath, e, control.ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log, Screen: e.opts.Screen})
+			srv, serr := control.StartServer(e.opts.SocketPath, e, control.ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log, Screen: e.opts.Screen, Buffers: e.opts.Buffers})
 			if serr != nil {
 				err = serr
 				return

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
@@ -271,6 +272,14 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 				e.postExit(a, code, err)
 			}
 		},
+	}
+	if e.cfg.Clipboard.PaneOSC52 == config.PaneOSC52Write {
+		// Only then does the pane's terminal report OSC 52 at all.
+		opts.OnClipboard = func(_, data string) {
+			if !abandoned.Load() {
+				e.onPaneClipboard(a, data)
+			}
+		}
 	}
 	type started struct {
 		p   *panes.Pane

@@ -260,6 +260,7 @@ func (e *Engine) handleSignals(a *agent, set signalSet) {
 	if ready(sigNotice, a.lastNotice, noticeInterval) {
 		a.lastNotice = now
 		e.onNotice(a, noticeWhy(set.noticeTitle, set.noticeBody))
+		e.onPaneNotice(a, set.noticeTitle, set.noticeBody)
 	} else {
 		later.noticeTitle, later.noticeBody = set.noticeTitle, set.noticeBody
 	}

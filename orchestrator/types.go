@@ -34,6 +34,8 @@ type Options struct {
 	// Screen is what the socket's session.screen serves to watchers: the
 	// UI's frames. Nil answers it with an error.
 	Screen control.ScreenSource
+	// Buffers are the session's paste buffers, served on the socket.
+	Buffers *control.Buffers
 	// Watchdog learns every agent's process group so that it can end them
 	// if the session dies without shutting down (internal/watchdog); nil
 	// for none.

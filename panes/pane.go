@@ -151,6 +151,9 @@ type Options struct {
 	OnTitle func(string)
 	// OnNotify is called on OSC 9/777/99 notifications.
 	OnNotify func(title, body string)
+	// OnClipboard is called on OSC 52 clipboard writes (selection, base64
+	// data); nil: the terminal ignores them.
+	OnClipboard func(selection, data string)
 	// OnExit is called once, after the process exited and its output was
 	// drained into the vterm and the log.
 	OnExit func(code int, err error)
@@ -233,7 +236,8 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 	p.term = vterm.New(spec.Cols, spec.Rows,
 		vterm.WithScrollback(o.Scrollback),
 		vterm.WithReplyWriter(replyWriter{p}),
-		vterm.WithCallbacks(vterm.Callbacks{Bell: o.OnBell, Title: o.OnTitle, Notify: o.OnNotify}),
+		vterm.WithCallbacks(vterm.Callbacks{Bell: o.OnBell, Title: o.OnTitle, Notify: o.OnNotify, Clipboard: o.OnClipboard}),
+		vterm.WithClipboard(o.OnClipboard != nil),
 		vterm.WithDefaultColors(o.Colors),
 	)
 	p.lastOutput.Store(o.Now().UnixNano())

@@ -22,6 +22,8 @@ type paneFrame struct {
 	label  paneLabel
 	// mark highlights a search match: content row, cell column, width.
 	mark *matchMark
+	// sel highlights the text marked for copying.
+	sel *selMark
 	// focused and waiting select the border colour; else accent (the
 	// colour the pane's program chose through tmux styles), if set.
 	focused, waiting bool
@@ -100,6 +102,7 @@ type paneDrawn struct {
 	cols    int      // its width
 	ids     []uint64 // the content IDs of its rows
 	mark    *matchMark
+	sel     *selMark
 }
 
 // compose draws in onto the composer's canvas (in.height rows of in.width
@@ -207,7 +210,8 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		ids, cols = p.view.IDs, p.view.Cols
 	}
 	markMoved := (p.mark == nil) != (d.mark == nil) || (p.mark != nil && *p.mark != *d.mark)
-	all := full || markMoved || (p.view != nil) != d.hasView || cols != d.cols
+	selMoved := (p.sel == nil) != (d.sel == nil) || (p.sel != nil && *p.sel != *d.sel)
+	all := full || markMoved || selMoved || (p.view != nil) != d.hasView || cols != d.cols
 	markRow := -1 // the row under the mark, when drawn again
 	for j := 0; j < h; j++ {
 		y := b.Y + 1 + j
@@ -233,6 +237,26 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 	}
 	d.hasView, d.cols = p.view != nil, cols
 	d.ids = append(d.ids[:0], ids...)
+	d.sel = nil
+	if sm := p.sel; sm != nil {
+		v := *sm
+		d.sel = &v
+		// Redrawn whole above when it moved; rows drawn again since
+		// lost it, so it is laid over every frame.
+		for j := max(sm.r0, 0); j <= min(sm.r1, h-1); j++ {
+			if b.Y+1+j >= limit {
+				break
+			}
+			from, to := 0, w
+			if j == sm.r0 {
+				from = min(sm.c0, w)
+			}
+			if j == sm.r1 {
+				to = min(sm.c1+1, w)
+			}
+			highlight(cv, b.Y+1+j, b.X+1+from, to-from, termrt.Style{Attrs: vterm.AttrReverse})
+		}
+	}
 	d.mark = nil
 	if mk := p.mark; mk != nil {
 		m := *mk

@@ -39,6 +39,8 @@ type fakeEngine struct {
 	slow chan struct{}
 	// panicOnSnapshot makes Snapshot panic, to test crash recovery.
 	panicOnSnapshot bool
+	// reqs are the panes' requests PaneRequests hands out.
+	reqs []orchestrator.PaneRequest
 }
 
 func newFakeEngine(snap orchestrator.Snapshot, now func() time.Time) *fakeEngine {
@@ -107,6 +109,19 @@ func (f *fakeEngine) Show(id string) error {
 func (f *fakeEngine) Close(id string) error      { f.busy(); f.record("close %s", id); return nil }
 func (f *fakeEngine) Resize(cols, rows int)      { f.busy(); f.record("resize %dx%d", cols, rows) }
 func (f *fakeEngine) Status() *hooks.StatusStore { return f.status }
+func (f *fakeEngine) PaneRequests(after uint64) ([]orchestrator.PaneRequest, uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []orchestrator.PaneRequest
+	seq := after
+	for _, q := range f.reqs {
+		if q.Seq > after {
+			out = append(out, q)
+		}
+		seq = max(seq, q.Seq)
+	}
+	return out, seq
+}
 func (f *fakeEngine) Spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	f.busy()
 	f.record("spawn %q", req.Argv)

@@ -66,7 +66,7 @@ func (m *Model) refresh() tea.Cmd {
 	now := m.now()
 
 	var cmds []tea.Cmd
-	if bell := m.waitingTransitions(first); bell != "" {
+	if bell := m.waitingTransitions(first) + m.paneRequests(first); bell != "" {
 		cmds = append(cmds, tea.Raw(bell))
 	}
 	m.forwardPaneFocus()
@@ -212,6 +212,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			if s.match >= 0 && !s.notFound {
 				pf.mark = &matchMark{row: s.match - (n - pf.view.Offset), col: s.matchCol, width: ansi.StringWidth(s.query)}
 			}
+			pf.sel = selMarkOf(s, n-pf.view.Offset)
 		}
 		in.panes = append(in.panes, pf)
 	}
@@ -287,7 +288,8 @@ func sameInput(a, b *frameInput) bool {
 			p.label.number != q.label.number || p.label.title != q.label.title ||
 			p.label.badge != q.label.badge || p.label.badgeSt != q.label.badgeSt ||
 			p.label.right != q.label.right || !slices.Equal(p.label.entries, q.label.entries) ||
-			(p.mark == nil) != (q.mark == nil) || (p.mark != nil && *p.mark != *q.mark) {
+			(p.mark == nil) != (q.mark == nil) || (p.mark != nil && *p.mark != *q.mark) ||
+			(p.sel == nil) != (q.sel == nil) || (p.sel != nil && *p.sel != *q.sel) {
 			return false
 		}
 	}
@@ -458,14 +460,23 @@ func (m *Model) paneCursor() *tea.Cursor {
 			pf = &m.in.panes[i]
 		}
 	}
-	if pf == nil || pf.view == nil || pf.view.Offset > 0 {
+	if pf == nil || pf.view == nil {
 		return nil
 	}
-	if s := m.scroll[p.Agent.ID]; s != nil && s.offset > 0 {
+	content := pf.box.Inset(1)
+	s := m.scroll[p.Agent.ID]
+	if s != nil && s.sel.cursor {
+		// The copy cursor, as a block, where it shows.
+		x, y, ok := selCursor(s, pf.view.HistLen-pf.view.Offset, content.H)
+		if !ok || x >= content.W {
+			return nil
+		}
+		return tea.NewCursor(content.X+x, content.Y+y)
+	}
+	if pf.view.Offset > 0 || (s != nil && s.offset > 0) {
 		return nil
 	}
 	c := pf.view.Cursor
-	content := pf.box.Inset(1)
 	if !c.Visible || c.X < 0 || c.Y < 0 || c.X >= content.W || c.Y >= content.H {
 		return nil
 	}

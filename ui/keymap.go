@@ -15,6 +15,9 @@ const (
 	modePrefix
 	// modeScroll bindings apply while a pane is in scrollback mode.
 	modeScroll
+	// modeSelect bindings apply while text is marked for copying, before
+	// the scrollback mode's.
+	modeSelect
 	// modeAgents bindings apply in the agents overlay.
 	modeAgents
 	// modeHelp bindings apply in the help overlay.
@@ -31,6 +34,7 @@ var modeNames = []struct {
 	{modePrefix, "After the prefix", "Press the prefix key (default ctrl+b), release it, then one of these keys."},
 	{modeDirect, "Without the prefix", "These work at any time. Every other key goes to the focused pane."},
 	{modeScroll, "Scrollback mode", "Entered with prefix [ or the mouse wheel; the pane stops following its output."},
+	{modeSelect, "Marking text to copy", "While the copy cursor shows (h, l, 0, $ or v in scrollback mode show it). The copy goes to your terminal's clipboard (OSC 52) and to the session's paste buffers (agentgrid paste). Dragging with the mouse over a pane whose program does not take the mouse marks and copies too."},
 	{modeAgents, "Agents overlay", "Opened with prefix w: every agent, visible, queued, off screen or finished."},
 	{modeHelp, "Help overlay", "Opened with prefix ?."},
 }
@@ -72,6 +76,15 @@ const (
 	actSearchNext
 	actSearchPrev
 	actScrollExit
+	actSelectStart
+	actCursorLeft
+	actCursorRight
+	actCursorUp
+	actCursorDown
+	actCursorLineStart
+	actCursorLineEnd
+	actCopy
+	actSelectCancel
 
 	actListUp
 	actListDown
@@ -167,7 +180,17 @@ var keymap = []binding{
 	{[]string{"?"}, actSearchBackward, "search towards older lines", modeScroll, 0},
 	{[]string{"n"}, actSearchNext, "repeat the search", modeScroll, 0},
 	{[]string{"N"}, actSearchPrev, "repeat the search the other way", modeScroll, 0},
+	{[]string{"v"}, actSelectStart, "start marking text at the copy cursor", modeScroll, 0},
+	{[]string{"left", "h"}, actCursorLeft, "copy cursor left", modeScroll, 0},
+	{[]string{"right", "l"}, actCursorRight, "copy cursor right", modeScroll, 0},
+	{[]string{"0"}, actCursorLineStart, "copy cursor to the start of the line", modeScroll, 0},
+	{[]string{"$"}, actCursorLineEnd, "copy cursor to the end of the line's text", modeScroll, 0},
 	{[]string{"q", "esc"}, actScrollExit, "leave scrollback mode", modeScroll, 0},
+
+	{[]string{"up", "k"}, actCursorUp, "copy cursor up (the view follows)", modeSelect, 0},
+	{[]string{"down", "j"}, actCursorDown, "copy cursor down (the view follows)", modeSelect, 0},
+	{[]string{"y", "enter"}, actCopy, "copy the marked text (after v) and leave scrollback mode", modeSelect, 0},
+	{[]string{"esc", "q"}, actSelectCancel, "hide the copy cursor and drop the marks (again: leave scrollback mode)", modeSelect, 0},
 
 	{[]string{"up", "k"}, actListUp, "previous agent", modeAgents, 0},
 	{[]string{"down", "j"}, actListDown, "next agent", modeAgents, 0},
@@ -276,6 +299,6 @@ func KeymapMarkdown() string {
 	b.WriteString("| event | effect |\n|---|---|\n")
 	b.WriteString("| click | focus the pane; forwarded to it when its program asked for mouse reporting |\n")
 	b.WriteString("| wheel | forwarded when the pane's program asked for mouse reporting; else arrow keys for a full-screen program (less, vim); else scroll the pane's history (scrollback mode, left by scrolling back to the bottom) |\n")
-	b.WriteString("| drag, release | forwarded to the pane where the button went down, when it asked for mouse reporting |\n")
+	b.WriteString("| drag, release | forwarded to the pane where the button went down, when it asked for mouse reporting; else the drag marks text and the release copies it (clipboard and `agentgrid paste`) |\n")
 	return b.String()
 }

@@ -32,8 +32,19 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if p := m.focusedPane(); p != nil && m.scroll[p.Agent.ID] != nil {
+		id := p.Agent.ID
+		if sel := m.scroll[id].sel; sel.cursor || sel.marking {
+			if b := lookup(modeSelect, k, m.prefix, m.keyOpts); b != nil {
+				if cmd, ok := m.onSelectAction(id, b.action); ok {
+					return cmd
+				}
+			}
+		}
 		if b := lookup(modeScroll, k, m.prefix, m.keyOpts); b != nil {
-			return m.onScrollAction(p.Agent.ID, b.action)
+			if cmd, ok := m.onSelectAction(id, b.action); ok {
+				return cmd
+			}
+			return m.onScrollAction(id, b.action)
 		}
 		return nil // scrollback mode swallows other keys instead of typing blind
 	}

@@ -47,6 +47,9 @@ type engine interface {
 	Spawn(req control.SpawnRequest) (control.AgentInfo, error)
 	Resize(cols, rows int)
 	Status() *hooks.StatusStore
+	// PaneRequests are the notifications and clipboard writes of panes'
+	// programs after seq after, and the seq to ask after next.
+	PaneRequests(after uint64) ([]orchestrator.PaneRequest, uint64)
 }
 
 // Model is the root Bubble Tea model of an agentgrid session.
@@ -84,10 +87,13 @@ type Model struct {
 	prefixArmed  bool
 	scroll       map[string]*scrollState
 	overlay      overlay
-	mouseDown    string // pane id a mouse button went down in (drags go there)
+	mouseDown    string           // pane id a mouse button went down in (drags go there)
+	drag         *dragStart       // a left press in a pane that does not take the mouse
+	buffers      *control.Buffers // the session's paste buffers; nil keeps none
 	outerFocused bool
 	prevStates   map[string]agentstate.State // agent id -> state at the last frame
 	waitSeq      uint64                      // the engine's WaitSeq at the last frame
+	reqSeq       uint64                      // the last pane request forwarded
 	spareStates  map[string]agentstate.State // the map before that, reused
 	prevFocus    string                      // the focus at the last frame
 	lastFocus    string                      // the pane focused before the current one

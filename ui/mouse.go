@@ -29,9 +29,20 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		if m.forward(p, vterm.MousePress, ev, false) {
 			m.mouseDown = p.Agent.ID
+		} else if ev.Button == tea.MouseLeft && p.Term != nil && p.Box.Inset(1).Contains(ev.X, ev.Y) {
+			// A program that does not take the mouse: a drag selects.
+			line, col := m.mouseLine(p, ev.X, ev.Y)
+			m.drag = &dragStart{id: p.Agent.ID, line: line, col: col}
+			if s := m.scroll[p.Agent.ID]; s != nil && s.sel.marking {
+				s.sel = selection{}
+				m.refreshInput()
+			}
 		}
 		return cmd
 	case tea.MouseReleaseMsg:
+		if m.drag != nil {
+			return m.onDragRelease()
+		}
 		if id := m.mouseDown; id != "" {
 			m.mouseDown = ""
 			if p := m.pane(id); p != nil {
@@ -39,6 +50,10 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 			}
 		}
 	case tea.MouseMotionMsg:
+		if m.drag != nil {
+			m.onDragMotion(ev.X, ev.Y)
+			return nil
+		}
 		if id := m.mouseDown; id != "" {
 			if p := m.pane(id); p != nil {
 				m.forward(p, vterm.MouseMotion, ev, true)

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/themes"
 	"github.com/agentgrid/agentgrid/ui/termrt"
@@ -24,6 +25,7 @@ type Option func(*runOptions)
 type runOptions struct {
 	rt        termrt.Options
 	mirror    *Mirror           // receives every frame shown, for watchers
+	buffers   *control.Buffers  // receives every copy, for agentgrid paste
 	unhandled func(msg tea.Msg) // tests: a message the runtime does not carry out
 
 	outerColors func(fg, bg color.Color) // see WithOuterColors
@@ -32,6 +34,12 @@ type runOptions struct {
 // WithIO replaces stdin and stdout (tests, attached clients).
 func WithIO(in io.Reader, out io.Writer) Option {
 	return func(o *runOptions) { o.rt.Input, o.rt.Output = in, out }
+}
+
+// WithBuffers keeps every copy the user makes in b (the session's paste
+// buffers, which the socket serves to agentgrid paste).
+func WithBuffers(b *control.Buffers) Option {
+	return func(o *runOptions) { o.buffers = b }
 }
 
 // WithSize sets the initial terminal size, for an output that is not a
@@ -84,6 +92,7 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 		defer stop()
 	}
 	m.outerColors = opts.outerColors
+	m.buffers = opts.buffers
 	if opts.outerColors != nil {
 		opts.rt.Setup = seqQueryColors
 	}

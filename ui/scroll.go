@@ -29,6 +29,8 @@ type scrollState struct {
 	match    int // line of the last match over history+screen, -1 for none
 	matchCol int // its cell column
 	notFound bool
+
+	sel selection // the copy cursor and the marked text
 }
 
 // indicator is the scrollback position shown in the pane's border.

@@ -32,7 +32,7 @@ func addClientCommands(root *cobra.Command) {
 	}
 	for _, c := range []*cobra.Command{
 		newSpawnCmd(), newListCmd(), newWaitCmd(), newCloseCmd(), newSendCmd(),
-		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(), newLoopCmd(),
+		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(), newLoopCmd(), newPasteCmd(),
 	} {
 		root.AddCommand(usageErrors(c))
 	}

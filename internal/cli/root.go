@@ -203,6 +203,8 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	// Every frame the UI shows also goes to the mirror, which serves
 	// agentgrid watch through the socket.
 	mirror := ui.NewMirror()
+	// What the user copies is kept for agentgrid paste.
+	buffers := control.NewBuffers()
 	// The watchdog ends every agent if this process dies without shutting
 	// down (SIGKILL, a crash); it is hung up after the orderly shutdown.
 	var watcher orchestrator.GroupWatcher
@@ -231,6 +233,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Logger:     logger,
 		Version:    cmd.Root().Version,
 		Screen:     mirror,
+		Buffers:    buffers,
 		Watchdog:   watcher,
 		TermColors: termColors,
 		TmuxShim:   executable(),
@@ -249,7 +252,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err := eng.Start(ctx, argv); err != nil {
 		return err
 	}
-	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors)); err != nil {
+	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers)); err != nil {
 		return err
 	}
 	return eng.Shutdown(context.Background())

@@ -46,6 +46,9 @@ type ServerOptions struct {
 	// Screen serves session.screen (agentgrid watch); nil when the session
 	// draws nothing.
 	Screen ScreenSource
+	// Buffers serves session.paste (agentgrid paste); nil when the
+	// session keeps none.
+	Buffers *Buffers
 }
 
 // writeTimeout bounds how long a response may wait for a client that does
