@@ -20,6 +20,10 @@ func TestResolveKindGoldenArgv(t *testing.T) {
 	cfg.Kinds["custom"] = config.Kind{Command: []string{"mytool", "--fast"}, PromptArgs: []string{"--task={prompt}"}, Env: map[string]string{"B": "2", "A": "1"}}
 	sess := testSess(t)
 	sd := sess.StateDir
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GEMINI_CLI_HOME", "")
+	t.Setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "")
 	cases := []struct {
 		name     string
 		req      control.SpawnRequest
@@ -44,7 +48,7 @@ func TestResolveKindGoldenArgv(t *testing.T) {
 				"-c", `mcp_servers.agentgrid.env={AGENTGRID_AGENT_ID="a1",AGENTGRID_SESSION="s1",AGENTGRID_SOCKET="/run/ag/s1.sock"}`,
 				"rename x"}, nil},
 		{"gemini with prompt", control.SpawnRequest{Kind: "gemini", Prompt: "hi"},
-			[]string{"gemini", "-i", "hi"}, []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + sd + "/a1-gemini-settings.json"}},
+			[]string{"gemini", "-i", "hi"}, []string{"GEMINI_CLI_HOME=" + sd + "/a1-gemini-home", "GEMINI_CLI_TRUSTED_FOLDERS_PATH=" + home + "/.gemini/trustedFolders.json"}},
 		{"aider: no wiring", control.SpawnRequest{Kind: "aider", Prompt: "do it"}, []string{"aider", "--message", "do it"}, nil},
 		{"custom preset", control.SpawnRequest{Kind: "custom", Prompt: "p q"}, []string{"mytool", "--fast", "--task=p q"}, []string{"A=1", "B=2"}},
 	}

@@ -20,6 +20,12 @@ type geminiPayload struct {
 	Message        string         `json:"message"`
 	Details        map[string]any `json:"details"`
 	Trigger        string         `json:"trigger"` // PreCompress
+	// MCPContext names an MCP tool's server and tool (BeforeTool,
+	// AfterTool); tool_name is then mcp_<server>_<tool>.
+	MCPContext struct {
+		Server string `json:"server_name"`
+		Tool   string `json:"tool_name"`
+	} `json:"mcp_context"`
 }
 
 // adapt maps Gemini CLI hook events (stdin JSON).
@@ -43,6 +49,9 @@ func adapt(payload []byte) (agentstate.Signal, error) {
 	case "BeforeTool", "AfterTool":
 		s.State = agentstate.Running
 		s.Status = geminiToolStatus(p.ToolName, p.ToolInput, p.Cwd)
+		if c := p.MCPContext; c.Server != "" && c.Tool != "" {
+			s.Status = "MCP " + c.Server + "." + c.Tool
+		}
 		s.Why = "tool: " + s.Status
 		if p.HookEventName == "AfterTool" {
 			s.Why = "tool finished: " + s.Status
@@ -55,7 +64,9 @@ func adapt(payload []byte) (agentstate.Signal, error) {
 			reason = "needs attention"
 		}
 		if p.NotifType == "ToolPermission" {
-			if tool := agentcli.FirstStr(p.Details, "tool_name", "toolName", "name"); tool != "" && reason == "needs attention" {
+			if what := permissionOf(p.Details, p.Cwd); what != "" {
+				reason = "permission: " + what
+			} else if tool := agentcli.FirstStr(p.Details, "tool_name", "toolName", "name"); tool != "" && reason == "needs attention" {
 				reason = "permission: " + tool
 			}
 		}
@@ -64,6 +75,12 @@ func adapt(payload []byte) (agentstate.Signal, error) {
 		s.State, s.Why = agentstate.Idle, "turn finished"
 		s.Status = agentcli.Summary(p.PromptResponse)
 	case "PreCompress":
+		// Gemini CLI 0.61 sends an automatic PreCompress before every
+		// model call, ahead of its check whether the context is full at
+		// all: only a /compress the user asked for says compressing.
+		if p.Trigger != "manual" {
+			break
+		}
 		s.State, s.Why, s.Status = agentstate.Running, "compressing the context", "compressing"
 	case "SessionEnd":
 		s.SessionEnd = true
@@ -107,4 +124,27 @@ func geminiToolStatus(tool string, in map[string]any, cwd string) string {
 		return "MCP " + server + "." + name
 	}
 	return agentcli.ToolStatus(tool, agentcli.FirstStr(in, "command", "file_path", "path", "pattern", "query", "url"))
+}
+
+// permissionOf describes what a ToolPermission notification asks to allow,
+// from its details (Gemini CLI 0.61: type exec, edit, mcp or info, with
+// that type's fields): "Shell: touch x", "Edit: main.go",
+// "MCP agentgrid.spawn_agent". "" when the details say nothing usable.
+func permissionOf(d map[string]any, cwd string) string {
+	switch agentcli.Str(d, "type") {
+	case "exec":
+		return agentcli.ToolStatus("Shell", agentcli.Str(d, "command"))
+	case "edit":
+		return agentcli.ToolStatus("Edit", agentcli.RelPath(agentcli.FirstStr(d, "filePath", "fileName"), cwd))
+	case "mcp":
+		server, tool := agentcli.Str(d, "serverName"), agentcli.Str(d, "toolName")
+		if server != "" && tool != "" {
+			return "MCP " + server + "." + tool
+		}
+	case "info":
+		if title := agentcli.Str(d, "title"); title != "" {
+			return agentcli.ToolStatus(title, agentcli.Str(d, "prompt"))
+		}
+	}
+	return ""
 }

@@ -1,10 +1,15 @@
 // Package gemini is agentgrid's knowledge of Gemini CLI: its preset, the
-// hook events its per-process settings file subscribes to, that file
-// (passed through GEMINI_CLI_SYSTEM_SETTINGS_PATH) and the adapter for its
+// hook events its per-process settings subscribe to, those settings (in a
+// per-agent home passed through GEMINI_CLI_HOME) and the adapter for its
 // hook payloads.
 package gemini
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
@@ -42,23 +47,48 @@ func (CLI) Adapt(payload []byte) (agentstate.Signal, error) { return adapt(paylo
 // PayloadInArgs implements agentcli.CLI: the payload comes on stdin.
 func (CLI) PayloadInArgs() bool { return false }
 
-// Wire implements agentcli.CLI: a settings file with hooks and mcpServers,
-// passed through GEMINI_CLI_SYSTEM_SETTINGS_PATH (the one per-process
-// settings file Gemini CLI reads; it takes the place of
-// /etc/gemini-cli/settings.json for this process).
+// Wire implements agentcli.CLI: a Gemini home for this agent (see
+// geminiHome) whose settings add hooks and mcpServers to the user's,
+// passed through GEMINI_CLI_HOME.
 func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
 	settings := map[string]any{}
 	if w.Hooks {
 		cmd := agentcli.HookCommand{Type: "command", Name: "agentgrid", Command: agentcli.ShellQuote(w.Exe) + " hook gemini", Timeout: agentcli.HookTimeoutSeconds * 1000}
 		settings["hooks"] = agentcli.HookTable(c.Events(), toolEvents(), cmd)
-		settings["hooksConfig"] = map[string]any{"enabled": true}
 	}
 	if w.MCP {
 		settings["mcpServers"] = map[string]agentcli.MCPServer{"agentgrid": w.MCPServer()}
 	}
-	path, err := w.JSONFile("gemini-settings.json", settings)
+	if w.StateDir == "" {
+		return nil, nil, errors.New("no state directory to write the generated agent settings to")
+	}
+	real, err := realHome(env)
 	if err != nil {
 		return nil, nil, err
 	}
-	return argv, append(env, "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+path), nil
+	id := w.AgentID
+	if id == "" {
+		id = "agent"
+	}
+	home, err := geminiHome(w.StateDir, id, real, settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	env = append(env, "GEMINI_CLI_HOME="+home)
+	if !hasEnv(env, "GEMINI_CLI_TRUSTED_FOLDERS_PATH") {
+		// Gemini replaces this file by renaming a new one over it, which
+		// would cut a link: point it at the user's own.
+		env = append(env, "GEMINI_CLI_TRUSTED_FOLDERS_PATH="+filepath.Join(real, ".gemini", "trustedFolders.json"))
+	}
+	return argv, env, nil
+}
+
+// hasEnv reports whether key is set in env or in agentgrid's environment.
+func hasEnv(env []string, key string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, key+"=") {
+			return true
+		}
+	}
+	return os.Getenv(key) != ""
 }

@@ -70,6 +70,14 @@ var adaptCases = []struct {
 	{"gemini", "notification_permission", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Allow run_shell_command: rm -rf dist?", Why: "Allow run_shell_command: rm -rf dist?", SessionID: "gem-5521"}},
 	{"gemini", "after_agent", agentstate.Signal{Event: "AfterAgent", State: agentstate.Idle, Why: "turn finished", Status: "Added --json to list; tests pass.", SessionID: "gem-5521"}},
 	{"gemini", "pre_compress", agentstate.Signal{Event: "PreCompress", State: agentstate.Running, Status: "compressing", Why: "compressing the context", SessionID: "gem-5521"}},
+	// Recorded from Gemini CLI 0.61.0 in the live suite: the permission
+	// notices name the command or MCP tool in their details; an MCP tool's
+	// BeforeTool names it in mcp_context; the automatic PreCompress comes
+	// before every model call and says nothing.
+	{"gemini", "live_notification_exec", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "permission: Shell: touch g-file.txt", Why: "permission: Shell: touch g-file.txt", SessionID: "0aee3178-6ef6-4e9e-b087-d804eacd9211"}},
+	{"gemini", "live_notification_mcp", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "permission: MCP agentgrid.spawn_agent", Why: "permission: MCP agentgrid.spawn_agent", SessionID: "0aee3178-6ef6-4e9e-b087-d804eacd9211"}},
+	{"gemini", "live_before_tool_mcp", agentstate.Signal{Event: "BeforeTool", State: agentstate.Running, Status: "MCP agentgrid.spawn_agent", Why: "tool: MCP agentgrid.spawn_agent", SessionID: "0aee3178-6ef6-4e9e-b087-d804eacd9211"}},
+	{"gemini", "live_pre_compress_auto", agentstate.Signal{Event: "PreCompress", SessionID: "0aee3178-6ef6-4e9e-b087-d804eacd9211"}},
 	{"gemini", "session_end", agentstate.Signal{Event: "SessionEnd", SessionEnd: true, Why: "session ended (exit)", SessionID: "gem-5521"}},
 
 	// OpenCode (events forwarded by agentgrid's plugin)
