@@ -6,12 +6,13 @@ import "strings"
 // without variables agentgrid sets itself, plus the session's. An inherited
 // TMUX or TMUX_PANE never reaches a child: it names the tmux agentgrid runs
 // in, and a program that splits "its" pane there would open panes outside
-// agentgrid, in the user's own window.
+// agentgrid, in the user's own window. Nor does the outer terminal's name
+// (TERM_PROGRAM, TERM_PROGRAM_VERSION): a child's terminal is agentgrid.
 func childBaseEnv(base []string, session, socket string) []string {
 	out := make([]string, 0, len(base)+5)
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == "TERM" || k == "COLORTERM" || k == "TMUX" || k == "TMUX_PANE" || strings.HasPrefix(k, "AGENTGRID_") {
+		if k == "TERM" || k == "COLORTERM" || k == "TMUX" || k == "TMUX_PANE" || k == "TERM_PROGRAM" || k == "TERM_PROGRAM_VERSION" || strings.HasPrefix(k, "AGENTGRID_") {
 			continue
 		}
 		out = append(out, kv)
