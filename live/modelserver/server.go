@@ -114,6 +114,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.anthropic(w, body, p)
 	case strings.HasSuffix(p, "/responses"):
 		s.openaiResponses(w, body, p)
+	case strings.Contains(p, "/models/") && strings.Contains(p, ":"):
+		s.gemini(w, r, body)
 	case strings.HasSuffix(p, "/models"):
 		writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "live-model", "object": "model"}}})
 	default:

@@ -86,3 +86,87 @@ func TestAnthropicScript(t *testing.T) {
 		t.Errorf("FAIL 400 answered %d", resp.StatusCode)
 	}
 }
+
+// TestGeminiScript: the Gemini API answers a CALL with a functionCall of
+// the offered tool, streamed as SSE; a JSON side request with the smallest
+// value its schema allows; a function response with the closing text.
+func TestGeminiScript(t *testing.T) {
+	s, err := Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tools := `"tools":[{"functionDeclarations":[{"name":"run_shell_command"},{"name":"mcp_agentgrid_spawn_agent"}]}]`
+	resp, err := http.Post(s.URL+"/v1beta/models/m:streamGenerateContent?alt=sse", "application/json", strings.NewReader(`{`+tools+`,"contents":[
+		{"role":"user","parts":[{"text":"<session_context>"}]},
+		{"role":"user","parts":[{"text":"CALL spawn_agent {\"argv\":[\"sh\"]}"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			events = append(events, data)
+		}
+	}
+	resp.Body.Close()
+	if len(events) != 1 {
+		t.Fatalf("events: %q", events)
+	}
+	var ev struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct {
+					Text         string `json:"text"`
+					FunctionCall struct {
+						Name string         `json:"name"`
+						Args map[string]any `json:"args"`
+					} `json:"functionCall"`
+				} `json:"parts"`
+			} `json:"content"`
+			FinishReason string `json:"finishReason"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal([]byte(events[0]), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if fc := ev.Candidates[0].Content.Parts[0].FunctionCall; fc.Name != "mcp_agentgrid_spawn_agent" || fc.Args["argv"] == nil {
+		t.Errorf("function call %+v", fc)
+	}
+
+	// A side request wanting JSON gets JSON that fits its schema.
+	resp, err = http.Post(s.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(`{"contents":[{"role":"user","parts":[{"text":"hi"}]}],
+		"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":{"type":"OBJECT","properties":{
+		"reasoning":{"type":"STRING"},"score":{"type":"INTEGER"},"note":{"type":"STRING"}},"required":["reasoning","score"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var side struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct{ Text string } `json:"parts"`
+			} `json:"content"`
+		} `json:"candidates"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&side)
+	resp.Body.Close()
+	if got := side.Candidates[0].Content.Parts[0].Text; got != `{"reasoning":"live","score":1}` {
+		t.Errorf("side request answered %q", got)
+	}
+
+	// A function response ends the turn.
+	resp, err = http.Post(s.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(`{`+tools+`,"contents":[
+		{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{"output":"ok"}}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&side)
+	resp.Body.Close()
+	if got := side.Candidates[0].Content.Parts[0].Text; !strings.HasPrefix(got, "LIVE-DONE") {
+		t.Errorf("after a function response: %q", got)
+	}
+	if r := s.Requests(); len(r) != 3 || r[0].API != "gemini" || !r[0].Stream || !r[2].ToolResult {
+		t.Errorf("requests: %+v", r)
+	}
+}
