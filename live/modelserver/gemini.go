@@ -46,13 +46,9 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 			req.Tools = append(req.Tools, f.Name)
 		}
 	}
-	// The last user turn: its text, or a tool result.
-	for i := len(in.Contents) - 1; i >= 0; i-- {
-		c := in.Contents[i]
-		if c.Role != "user" {
-			break
-		}
-		for _, p := range c.Parts {
+	// The last turn, when it is the user's: its text, or a tool result.
+	if n := len(in.Contents); n > 0 && in.Contents[n-1].Role == "user" {
+		for _, p := range in.Contents[n-1].Parts {
 			if len(p.FunctionResponse) > 0 {
 				req.ToolResult = true
 			}
@@ -60,7 +56,6 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 				req.LastUser = p.Text // the last text part: context comes first
 			}
 		}
-		break
 	}
 	s.record(req)
 	rep := Answer(req)
