@@ -80,7 +80,9 @@ prefix = "ctrl+b"
 alt_arrows_focus = false
 
 [ui]
-# Colour theme: dark, light, or NAME for $XDG_CONFIG_HOME/agentgrid/themes/NAME.toml.
+# Colour theme: dark, light, solarized, gruvbox, nord, high-contrast, auto (light
+# or dark after the terminal's background), or NAME for
+# $XDG_CONFIG_HOME/agentgrid/themes/NAME.toml. prefix T switches at run time.
 theme = "dark"
 # Ring the terminal bell when an agent starts waiting for input.
 bell = true

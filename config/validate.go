@@ -30,8 +30,10 @@ var MCPTools = []string{
 	"close_agent", "set_status", "agent_events",
 }
 
-// BuiltinThemes are the themes compiled into the binary.
-var BuiltinThemes = []string{"dark", "light"}
+// BuiltinThemes are the themes compiled into the binary, and "auto" (light
+// or dark after the outer terminal's background); ui.TestThemeNamesAgree
+// keeps the list equal to the themes package's.
+var BuiltinThemes = []string{"auto", "dark", "light", "solarized", "gruvbox", "nord", "high-contrast"}
 
 // LogLevels are the accepted values of log.level.
 var LogLevels = []string{"debug", "info", "warn", "error"}

@@ -184,7 +184,12 @@ func isLight(c string) bool {
 	if c == "" {
 		return false
 	}
-	r, g, b, _ := Color(c).RGBA()
-	lum := 0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)
-	return lum > 0.5*0xffff
+	return luminance(Color(c)) > 0.5
+}
+
+// luminance is a colour's brightness from 0 (black) to 1 (white), with the
+// weights of relative luminance.
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 0xffff
 }

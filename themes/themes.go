@@ -1,7 +1,9 @@
 // Package themes turns palette tokens into the one Styles struct the UI
-// draws with. The built-in "dark" and "light" themes are TOML files
-// embedded in the binary; user themes are TOML files with the same tokens
-// in the user's theme directory.
+// draws with. The built-in themes (dark, light, solarized, gruvbox, nord,
+// high-contrast) are TOML files embedded in the binary; user themes are
+// TOML files with the same tokens in the user's theme directory. "auto" is
+// not a palette but a choice the UI makes: light or dark after the outer
+// terminal's background (Pick).
 package themes
 
 import (
@@ -9,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"image/color"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,8 +24,12 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-//go:embed dark.toml light.toml
+//go:embed dark.toml light.toml solarized.toml gruvbox.toml nord.toml high-contrast.toml
 var builtinFS embed.FS
+
+// Auto is the theme setting that follows the outer terminal: light on a
+// light background, dark otherwise.
+const Auto = "auto"
 
 // Palette is a theme's colour tokens. Each is "#rrggbb", "#rgb", an ANSI
 // colour index "0".."255", or "" for the terminal's default colour.
@@ -69,8 +76,20 @@ type Palette struct {
 	Error  string `toml:"error"`
 }
 
-// Names returns the built-in theme names.
-func Names() []string { return []string{"dark", "light"} }
+// Names returns the built-in theme names, in the order the UI cycles them.
+func Names() []string {
+	return []string{"dark", "light", "solarized", "gruvbox", "nord", "high-contrast"}
+}
+
+// Pick is the built-in theme "auto" stands for on a terminal whose
+// background is bg (nil when the terminal did not say): light on a light
+// background, dark on anything else.
+func Pick(bg color.Color) string {
+	if bg != nil && luminance(bg) > 0.5 {
+		return "light"
+	}
+	return "dark"
+}
 
 // Tokens returns every token name a theme file may set, in file order.
 func Tokens() []string {
@@ -103,7 +122,7 @@ func (p Palette) Badge(state string) string {
 	return c
 }
 
-// Builtin returns a built-in palette by name ("dark" or "light").
+// Builtin returns a built-in palette by name (one of Names).
 func Builtin(name string) (Palette, bool) {
 	if !slices.Contains(Names(), name) {
 		return Palette{}, false
@@ -123,12 +142,12 @@ func Builtin(name string) (Palette, bool) {
 
 // Load returns the palette called name: the user theme userDir/NAME.toml
 // when that file exists (so a user file may shadow a built-in), otherwise
-// the built-in theme. A user theme may set `base = "dark"` or "light"
+// the built-in theme. A user theme may set `base = "dark"` or any built-in
 // (default dark) and only the tokens it changes; unknown tokens and bad
 // colours are errors, all reported at once as "file:line: message".
 func Load(name, userDir string) (Palette, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-		return Palette{}, fmt.Errorf("theme name %q is not valid; use dark, light or the name of a file in the themes directory", name)
+		return Palette{}, fmt.Errorf("theme name %q is not valid; use a built-in theme (%s) or the name of a file in the themes directory", name, strings.Join(Names(), ", "))
 	}
 	if userDir != "" {
 		path := filepath.Join(userDir, name+".toml")

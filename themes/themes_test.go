@@ -162,7 +162,7 @@ func TestLoad(t *testing.T) {
 			`strict.toml:4: error = "300": not a colour`,
 			`strict.toml:5: title = "red": not a colour`,
 		}},
-		{"badbase", "\n\nbase = \"solarized\"\n", []string{`badbase.toml:3: base = solarized: must be one of dark, light`}},
+		{"badbase", "\n\nbase = \"neon\"\n", []string{`badbase.toml:3: base = neon: must be one of dark, light, solarized, gruvbox, nord, high-contrast`}},
 		{"syntax", "accent = \n", []string{`syntax.toml:1: TOML syntax`}},
 		{"header", "base = \"dark\"\n[x\naccent = \"#ffffff\"\n", []string{`header.toml:2: TOML syntax`}},
 	}

@@ -20,8 +20,12 @@ func WithOuterColors(set func(fg, bg color.Color)) Option {
 	return func(o *runOptions) { o.outerColors = set }
 }
 
-// onOuterColors passes the terminal's answer on.
+// onOuterColors passes the terminal's answer on; a background colour also
+// settles theme = "auto".
 func (m *Model) onOuterColors(fg, bg color.Color) tea.Cmd {
+	if bg != nil {
+		m.followOuterScheme(bg, nil)
+	}
 	if m.outerColors != nil && (fg != nil || bg != nil) {
 		m.outerColors(fg, bg)
 	}

@@ -59,6 +59,7 @@ const (
 	actAgents
 	actHelp
 	actRedraw
+	actTheme
 	actDetach
 	actQuit
 	actLoopStop
@@ -158,6 +159,7 @@ var keymap = []binding{
 	{[]string{"[", "pgup"}, actScrollMode, "scrollback mode for the focused pane", modePrefix, 0},
 	{[]string{"w"}, actAgents, "agents overlay", modePrefix, 0},
 	{[]string{"?"}, actHelp, "this help", modePrefix, 0},
+	{[]string{"T"}, actTheme, "next colour theme (dark, light, solarized, gruvbox, nord, high-contrast)", modePrefix, 0},
 	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix, 0},
 	{[]string{"d"}, actDetach, "detach (ends the session: asks while agents run)", modePrefix, 0},
 	{[]string{"q"}, actQuit, "quit (asks while agents run)", modePrefix, 0},

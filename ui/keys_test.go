@@ -241,6 +241,10 @@ func checkAction(t *testing.T, m *Model, eng *fakeEngine, act action, key, start
 		if last != want {
 			t.Errorf("focus %s: %q, want %q", key, last, want)
 		}
+	case actTheme:
+		if m.theme.name != "light" || !strings.Contains(statusText(m), "theme: light") {
+			t.Errorf("prefix T from dark: theme %s, status %q", m.theme.name, statusText(m))
+		}
 	case actGoTo:
 		if p, ok := m.overlay.(*promptOverlay); !ok || p.purpose != promptGoTo {
 			t.Errorf("overlay = %T, want the go-to prompt", m.overlay)

@@ -109,6 +109,7 @@ type Model struct {
 
 	flashText string // a short message on the status line (feedback.go)
 	flashGen  int
+	theme     themeState // which palette, and whether it follows the terminal
 }
 
 // New builds the UI model for a running engine.
@@ -134,6 +135,7 @@ func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() ti
 		outerFocused: true,
 		baseDirty:    true,
 		tick:         tea.Tick,
+		theme:        newThemeState(cfg),
 	}
 	m.comp.looks = m.ui.frame
 	return m
@@ -176,6 +178,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onOuterColors(msg.Color, nil)
 	case tea.BackgroundColorMsg:
 		return m, m.onOuterColors(nil, msg.Color)
+	case termrt.ColorSchemeMsg:
+		return m, m.onColorScheme(msg)
 	case engineDoneMsg:
 		return m, msg.then(m, msg.err)
 	}

@@ -93,8 +93,11 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 	}
 	m.outerColors = opts.outerColors
 	m.buffers = opts.buffers
-	if opts.outerColors != nil {
+	if opts.outerColors != nil || m.theme.auto {
 		opts.rt.Setup = seqQueryColors
+	}
+	if m.theme.auto {
+		opts.rt.Setup += seqQueryScheme
 	}
 	// The first view says which terminal modes the session wants.
 	opts.rt.Modes = m.View()

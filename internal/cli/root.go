@@ -260,8 +260,13 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 
 // sessionPalette is the session's colour theme: a user theme from the
 // themes folder of the config directory the config was read from (and
-// validated against), or a built-in one.
+// validated against), or a built-in one; for "auto", dark until the UI
+// hears the terminal's background.
 func sessionPalette(cfg config.Config) (themes.Palette, error) {
+	if cfg.UI.Theme == themes.Auto {
+		// The UI settles it when the terminal says its background.
+		return themes.Load(themes.Pick(nil), config.ThemeDir())
+	}
 	return themes.Load(cfg.UI.Theme, config.ThemeDir())
 }
 

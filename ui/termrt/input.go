@@ -34,9 +34,18 @@ func inputMsg(ev uv.Event) tea.Msg {
 		return tea.ForegroundColorMsg(ev)
 	case uv.BackgroundColorEvent:
 		return tea.BackgroundColorMsg(ev)
+	case uv.DarkColorSchemeEvent:
+		return ColorSchemeMsg{Light: false}
+	case uv.LightColorSchemeEvent:
+		return ColorSchemeMsg{Light: true}
 	}
 	return nil
 }
+
+// ColorSchemeMsg is the terminal's report of its light or dark colour
+// scheme (CSI ? 997 ; 1 or 2 n), the answer to CSI ? 996 n or, with mode
+// 2031 on, sent when the scheme changes.
+type ColorSchemeMsg struct{ Light bool }
 
 // inputReader decodes the terminal's input into messages for the event
 // loop. Decoding is ultraviolet's: escape sequences, the kitty keyboard

@@ -356,7 +356,7 @@ func Supported(msg tea.Msg) bool {
 	switch msg.(type) {
 	case nil, tea.QuitMsg, tea.BatchMsg, tea.RawMsg, tea.WindowSizeMsg, seqStep,
 		tea.KeyPressMsg, tea.PasteMsg, tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseMotionMsg,
-		tea.MouseWheelMsg, tea.FocusMsg, tea.BlurMsg, tea.ForegroundColorMsg, tea.BackgroundColorMsg:
+		tea.MouseWheelMsg, tea.FocusMsg, tea.BlurMsg, tea.ForegroundColorMsg, tea.BackgroundColorMsg, ColorSchemeMsg:
 		return true
 	}
 	if msg == clearScreenMsg {

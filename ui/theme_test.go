@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"flag"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/themes"
+	"github.com/agentgrid/agentgrid/ui/termrt"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files of the theme tests")
+
+// themedModel is the test session drawn with theme (a config value).
+func themedModel(t *testing.T, theme string) *Model {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user theme shadows a built-in
+	cfg := testConfig()
+	cfg.UI.Theme = theme
+	name := theme
+	if name == themes.Auto {
+		name = themes.Pick(nil)
+	}
+	p, err := themes.Load(name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := newFakeEngine(testSnapshot(), testClock)
+	m := newModel(eng, cfg, p.Styles(), testClock)
+	m.tick = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd { return nil }
+	m.Update(teaWindowSize(80, 24))
+	m.View()
+	return m
+}
+
+// statusBg is the background of the status line's last cell (padding).
+func statusBg(m *Model) any {
+	m.View()
+	r := m.final.Row(m.final.H - 1)
+	return r[len(r)-1].Bg
+}
+
+// paletteStatusBg is theme name's status line background as a cell colour.
+func paletteStatusBg(t *testing.T, name string) any {
+	t.Helper()
+	p, ok := themes.Builtin(name)
+	if !ok {
+		t.Fatalf("no theme %s", name)
+	}
+	return newUIStyles(p.Styles()).status[0].Bg
+}
+
+// TestThemeGolden draws the same session, and the help over it, with every
+// built-in theme and
+// compares the styled frame with testdata/themes/NAME.golden (go test
+// ./ui -run TestThemeGolden -update rewrites them). Each theme's frame
+// differs from every other's.
+func TestThemeGolden(t *testing.T) {
+	seen := map[string]string{}
+	for _, name := range themes.Names() {
+		// The session, then the help overlay over it.
+		m := themedModel(t, name)
+		got := viewText(m)
+		press(t, m, "ctrl+b", "?")
+		got += "\n\n" + viewText(m) + "\n"
+		path := filepath.Join("testdata", "themes", name+".golden")
+		if *updateGolden {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to write it)", err)
+		}
+		if got != string(want) {
+			t.Errorf("theme %s draws a frame unlike %s", name, path)
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("themes %s and %s draw the same frame", name, other)
+		}
+		seen[got] = name
+	}
+}
+
+// TestThemeCycleKey: prefix T steps through every built-in theme at run
+// time, redrawing with each palette and naming it on the status line.
+func TestThemeCycleKey(t *testing.T) {
+	m := themedModel(t, "dark")
+	names := themes.Names()
+	for i := 1; i <= len(names); i++ {
+		want := names[i%len(names)]
+		press(t, m, "ctrl+b", "T")
+		if m.theme.name != want {
+			t.Fatalf("after %d presses the theme is %s, want %s", i, m.theme.name, want)
+		}
+		if got := statusBg(m); got != paletteStatusBg(t, want) {
+			t.Errorf("theme %s: the status line's background is %v", want, got)
+		}
+		if s := statusText(m); !strings.Contains(s, "theme: "+want) {
+			t.Errorf("theme %s is not named on the status line: %q", want, s)
+		}
+	}
+}
+
+// TestThemeAutoFollowsTheTerminal: with theme = "auto" a light OSC 11
+// answer switches to the light theme and a dark one back; a CSI ? 997 n
+// report does the same. A theme set by name ignores both.
+func TestThemeAutoFollowsTheTerminal(t *testing.T) {
+	m := themedModel(t, themes.Auto)
+	if m.theme.name != "dark" || !m.theme.auto {
+		t.Fatalf("auto starts as %+v, want dark until the terminal answers", m.theme)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: color.RGBA{0xfa, 0xfa, 0xf5, 0xff}})
+	if m.theme.name != "light" || statusBg(m) != paletteStatusBg(t, "light") {
+		t.Errorf("after a light OSC 11 answer: theme %s, status background %v", m.theme.name, statusBg(m))
+	}
+	m.Update(tea.BackgroundColorMsg{Color: color.RGBA{0x10, 0x10, 0x18, 0xff}})
+	if m.theme.name != "dark" || statusBg(m) != paletteStatusBg(t, "dark") {
+		t.Errorf("after a dark OSC 11 answer: theme %s", m.theme.name)
+	}
+	m.Update(termrt.ColorSchemeMsg{Light: true})
+	if m.theme.name != "light" {
+		t.Errorf("after a light scheme report: theme %s", m.theme.name)
+	}
+
+	fixed := themedModel(t, "nord")
+	fixed.Update(tea.BackgroundColorMsg{Color: color.White})
+	fixed.Update(termrt.ColorSchemeMsg{Light: true})
+	if fixed.theme.name != "nord" || statusBg(fixed) != paletteStatusBg(t, "nord") {
+		t.Errorf("theme = nord followed the terminal to %s", fixed.theme.name)
+	}
+}
+
+// TestThemeNamesAgree: the config accepts exactly the built-in themes and
+// "auto".
+func TestThemeNamesAgree(t *testing.T) {
+	want := append([]string{themes.Auto}, themes.Names()...)
+	if strings.Join(config.BuiltinThemes, ",") != strings.Join(want, ",") {
+		t.Errorf("config.BuiltinThemes = %v, want %v", config.BuiltinThemes, want)
+	}
+}
