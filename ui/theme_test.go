@@ -57,7 +57,7 @@ func paletteStatusBg(t *testing.T, name string) any {
 	return newUIStyles(p.Styles()).status[0].Bg
 }
 
-// TestThemeGolden draws the same session, and the help over it, with every
+// TestThemeGolden draws the same session, and the agents list over it, with every
 // built-in theme and
 // compares the styled frame with testdata/themes/NAME.golden (go test
 // ./ui -run TestThemeGolden -update rewrites them). Each theme's frame
@@ -65,10 +65,11 @@ func paletteStatusBg(t *testing.T, name string) any {
 func TestThemeGolden(t *testing.T) {
 	seen := map[string]string{}
 	for _, name := range themes.Names() {
-		// The session, then the help overlay over it.
+		// The session, then the agents overlay over it (the help would
+		// change with every new key binding).
 		m := themedModel(t, name)
 		got := viewText(m)
-		press(t, m, "ctrl+b", "?")
+		press(t, m, "ctrl+b", "w")
 		got += "\n\n" + viewText(m) + "\n"
 		path := filepath.Join("testdata", "themes", name+".golden")
 		if *updateGolden {
