@@ -96,6 +96,9 @@ type Config struct {
 	Hooks        []Hook          `toml:"hooks"`
 	Policies     []Policy        `toml:"policies"`
 	Kinds        map[string]Kind `toml:"kinds"`
+	// Categories name kinds of work: a kind, a model, a prompt prefix and
+	// fallbacks (categories.go).
+	Categories map[string]Category `toml:"categories"`
 }
 
 // Orchestrator is the program shown in the main view.
@@ -154,12 +157,21 @@ type Agents struct {
 	MaxDescendants int `toml:"max_descendants"`
 }
 
-// Limits caps how many agents run at once, in total and per kind.
+// Limits caps how many agents run at once: in total, per kind, per
+// provider and per model. Every cap that matches an agent holds; they are
+// looked up model, provider, kind, then the total, and a waiting agent's
+// reason names the first that is full.
 type Limits struct {
 	// Default is the cap on running agents of any kind; 0 means no cap.
 	Default int `toml:"default"`
 	// Kinds caps agents of one kind: [limits.kinds] claude = 2.
 	Kinds map[string]int `toml:"kinds"`
+	// Providers caps agents whose model one provider serves:
+	// [limits.providers] anthropic = 5 (see Config.Provider).
+	Providers map[string]int `toml:"providers"`
+	// Models caps agents running one model: [limits.models]
+	// "claude-opus-4-5" = 2.
+	Models map[string]int `toml:"models"`
 }
 
 // Keys configures the prefix key and the direct bindings.
@@ -225,12 +237,14 @@ type Log struct {
 
 // Startup is an agent started with the session.
 type Startup struct {
-	Title   string            `toml:"title"`
-	Command []string          `toml:"command"`
-	Cwd     string            `toml:"cwd"`
-	Kind    string            `toml:"kind"`
-	Prompt  string            `toml:"prompt"`
-	Env     map[string]string `toml:"env"`
+	Title   string   `toml:"title"`
+	Command []string `toml:"command"`
+	Cwd     string   `toml:"cwd"`
+	Kind    string   `toml:"kind"`
+	// Category runs a [categories.NAME] instead of a kind.
+	Category string            `toml:"category"`
+	Prompt   string            `toml:"prompt"`
+	Env      map[string]string `toml:"env"`
 }
 
 // Hook is an external handler run for engine events.
@@ -269,6 +283,16 @@ type Kind struct {
 	// its teammates then open as agentgrid panes through the session's
 	// tmux entry point.
 	Teams bool `toml:"teams"`
+	// Description says what the kind is, for `agentgrid kinds` and MCP
+	// list_kinds.
+	Description string `toml:"description"`
+	// RetryOn names the recoverable errors ("rate_limit", "overloaded")
+	// after which an agent of this kind is started again, up to MaxTries
+	// tries in all, waiting Backoff before the second and twice as long
+	// before each further one.
+	RetryOn  []string `toml:"retry_on"`
+	Backoff  Duration `toml:"backoff"`
+	MaxTries int      `toml:"max_tries"`
 }
 
 // DefaultLogMax is the default cap of one agent's output log.
@@ -313,7 +337,7 @@ func DefaultKinds() map[string]Kind {
 
 // kindOf is the [kinds.NAME] preset of a registry CLI's defaults.
 func kindOf(name string, p agentcli.Preset) Kind {
-	k := Kind{Command: slices.Clone(p.Command), PromptArgs: slices.Clone(p.PromptArgs), MCP: p.MCP}
+	k := Kind{Command: slices.Clone(p.Command), PromptArgs: slices.Clone(p.PromptArgs), MCP: p.MCP, Description: p.Description}
 	if p.Hooks {
 		k.Hooks = name
 	}

@@ -72,6 +72,19 @@ default = 0
 # Most agents of one kind running at once, e.g.:
 # claude = 2
 
+[limits.providers]
+# Most agents running at once whose model one provider serves, e.g.:
+# anthropic = 5
+# The provider comes from the kind's CLI: claude is anthropic, codex openai, gemini google;
+# opencode and aider name it in the model, before the first "/" ("openrouter/..." is openrouter).
+
+[limits.models]
+# Most agents running one model at once (the model a category passes), e.g.:
+# "claude-opus-4-5" = 2
+# Every limit that matches an agent holds. They are looked up model, provider, kind, then
+# default, and a waiting agent's reason names the first that is full:
+# "waiting for a slot: model claude-opus-4-5 2/2".
+
 [keys]
 # The prefix key for workbench commands (pressed twice, it reaches the pane).
 prefix = "ctrl+b"
@@ -123,6 +136,7 @@ level = "info"
 # command = ["go", "test", "./..."]   # argv; may be left out when kind is set
 # cwd = "."                           # working directory; empty means agentgrid's
 # kind = ""                           # a [kinds.NAME] preset to launch instead of command
+# category = ""                       # or a [categories.NAME] (not both)
 # prompt = ""                         # passed to the kind's prompt_args as {prompt}
 # env = { GOFLAGS = "-count=1" }      # added to the agent's environment
 
@@ -170,21 +184,32 @@ level = "info"
 #                agent that started it lacks.
 #   teams        turn on the CLI's agent teams (claude only): each teammate opens as an
 #                agentgrid pane, through the tmux that agentgrid puts on every pane's PATH
+#   description  what the kind is, shown by "agentgrid kinds" and the MCP list_kinds tool
+#   retry_on     recoverable errors after which the agent is started again: "rate_limit",
+#                "overloaded" (seen in the CLI's hook events where it reports them, else
+#                in the last screen of a process that exited with an error)
+#   backoff      wait before the second try, twice as long before each further one (up to 1h)
+#   max_tries    tries in all, 0..20 (0 or 1: no retry); each try shows in "agentgrid explain"
 
 [kinds.aider]
 command = ["aider"]
 prompt_args = ["--message", "{prompt}"]
 hooks = ""
 mcp = false
+description = "Aider, a pair programmer for many model providers"
 # env = {}
 # grants = []
 # mcp_tools = ["list_agents", "read_agent_output", "wait_agent", "set_status", "agent_events"]   # unset: every tool
+# retry_on = []      # e.g. ["rate_limit", "overloaded"]
+# backoff = "0s"     # e.g. "30s"
+# max_tries = 0      # e.g. 3
 
 [kinds.claude]
 command = ["claude"]
 prompt_args = ["{prompt}"]
 hooks = "claude"
 mcp = true
+description = "Claude Code, Anthropic's coding agent"
 # teams = false   # true: Claude Code agent teams, each teammate an agentgrid pane
 
 [kinds.codex]
@@ -192,24 +217,45 @@ command = ["codex"]
 prompt_args = ["{prompt}"]
 hooks = "codex"
 mcp = true
+description = "Codex CLI, OpenAI's coding agent"
 
 [kinds.gemini]
 command = ["gemini"]
 prompt_args = ["-i", "{prompt}"]
 hooks = "gemini"
 mcp = true
+description = "Gemini CLI, Google's coding agent"
 
 [kinds.opencode]
 command = ["opencode"]
 prompt_args = ["--prompt", "{prompt}"]
 hooks = "opencode"
 mcp = true
+description = "OpenCode, a coding agent for many model providers"
 
 [kinds.shell]
 command = []
 prompt_args = []
 hooks = ""
 mcp = false
+description = "your shell ($SHELL)"
+
+# Categories name kinds of work (none by default). "agentgrid spawn --category NAME" and
+# the MCP spawn_agent(category=NAME) run the category's kind with its model and prompt
+# prefix; when the program cannot start, or its model's API answers with a rate limit or
+# an overload (after the retries of its retry policy), the agent moves to the next fallback.
+# "agentgrid explain ID" shows each step. A category may not share a kind's name. E.g.:
+# [categories.quick]
+# description = "small, well-defined changes"    # for "agentgrid kinds" and MCP list_kinds
+# kind = "claude"                                # the [kinds.NAME] that runs it
+# model = "claude-haiku-4-5"                     # passed as that CLI takes one: claude --model,
+#                                                # codex --model, gemini -m, opencode --model
+#                                                # provider/model, aider --model
+# prompt_prefix = "Small, well-defined change. " # put before the spawn's prompt
+# fallback = ["codex"]                           # categories or kinds to try next, in order
+# retry_on = ["rate_limit"]                      # the retry policy; empty: the kind's
+# backoff = "30s"
+# max_tries = 2
 `
 
 // ExampleTOML returns a commented config file that lists every key with its

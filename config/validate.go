@@ -140,6 +140,18 @@ func validate(cfg Config, themeDir string) []problem {
 			bad(p, "limits.kinds.%s: no such kind (known: %s)", k, kindList())
 		}
 	}
+	// Model names hold dots ("gpt-4.1"): their paths are built by parts.
+	for _, table := range []string{"providers", "models"} {
+		m := cfg.Limits.Providers
+		if table == "models" {
+			m = cfg.Limits.Models
+		}
+		for _, k := range sortedMapKeys(m) {
+			if path := []string{"limits", table, k}; m[k] < 0 || m[k] > MaxLimit {
+				ps = append(ps, problem{path: path, msg: fmt.Sprintf("%s = %d: must be between 0 and %d", displayKey(path), m[k], MaxLimit)})
+			}
+		}
+	}
 
 	if err := ParseKey(cfg.Keys.Prefix); err != nil {
 		bad("keys.prefix", "keys.prefix = %q: %v", cfg.Keys.Prefix, err)
@@ -171,10 +183,15 @@ func validate(cfg Config, themeDir string) []problem {
 
 	for i, s := range cfg.Startup {
 		p := "startup." + strconv.Itoa(i)
+		_, catKnown := cfg.Categories[s.Category]
 		switch {
+		case s.Kind != "" && s.Category != "":
+			bad(p+".category", "startup[%d]: give a kind or a category, not both", i)
+		case s.Category != "" && !catKnown:
+			bad(p+".category", "startup[%d].category = %q: no such category (known: %s)", i, s.Category, orNone(sortedMapKeys(cfg.Categories)))
 		case s.Kind != "" && !kindKnown(s.Kind):
 			bad(p+".kind", "startup[%d].kind = %q: no such kind (known: %s)", i, s.Kind, kindList())
-		case len(s.Command) == 0 && s.Kind == "":
+		case len(s.Command) == 0 && s.Kind == "" && s.Category == "":
 			bad(p, "startup[%d]%s: needs a command or a kind", i, titled(s.Title))
 		case len(s.Command) > 0 && s.Command[0] == "":
 			bad(p+".command", "startup[%d].command: the program name is empty", i)
@@ -198,6 +215,7 @@ func validate(cfg Config, themeDir string) []problem {
 	}
 
 	validatePolicies(cfg, bad)
+	validateCategories(cfg, bad)
 
 	for _, name := range sortedMapKeys(cfg.Kinds) {
 		k := cfg.Kinds[name]

@@ -36,6 +36,14 @@ type CLI interface {
 	// PayloadInArgs reports whether the CLI passes its payload as the last
 	// command-line argument of the hook program rather than on stdin.
 	PayloadInArgs() bool
+	// ModelArgs are the arguments that tell the CLI which model to use,
+	// added to its command as separate argv elements (never through a
+	// shell); nil when the CLI takes no model.
+	ModelArgs(model string) []string
+	// Provider names who serves model for this CLI ("anthropic", "openai",
+	// "google", or the "provider/" prefix of the model); "" when unknown.
+	// The [limits.providers] caps are looked up by it.
+	Provider(model string) string
 }
 
 // Preset is a CLI's built-in preset: what config.DefaultKinds holds for it.
@@ -48,6 +56,9 @@ type Preset struct {
 	Hooks bool
 	// MCP attaches agentgrid's MCP server.
 	MCP bool
+	// Description says what the CLI is, for `agentgrid kinds` and the MCP
+	// list_kinds tool.
+	Description string
 }
 
 // Plain is a CLI agentgrid only starts: a preset without hooks or wiring
@@ -55,6 +66,9 @@ type Preset struct {
 type Plain struct {
 	CLIName  string
 	Defaults Preset
+	// ModelFlag is the flag that takes a model ("--model"); empty when the
+	// program takes none.
+	ModelFlag string
 }
 
 // Name implements CLI.
@@ -76,3 +90,14 @@ func (p Plain) Adapt([]byte) (agentstate.Signal, error) {
 
 // PayloadInArgs implements CLI.
 func (Plain) PayloadInArgs() bool { return false }
+
+// ModelArgs implements CLI: ModelFlag and the model, or nil.
+func (p Plain) ModelArgs(model string) []string {
+	if p.ModelFlag == "" || model == "" {
+		return nil
+	}
+	return []string{p.ModelFlag, model}
+}
+
+// Provider implements CLI: the "provider/" prefix of the model, if any.
+func (Plain) Provider(model string) string { return ProviderPrefix(model) }

@@ -24,6 +24,10 @@ type Signal struct {
 	// run: the user may /clear and start another).
 	SessionEnd bool   `json:"session_end,omitempty"`
 	SessionID  string `json:"session_id,omitempty"`
+	// Failure is set when the CLI's turn ended on a recoverable API error:
+	// "rate_limit" or "overloaded". A category's retry policy and fallback
+	// act on it.
+	Failure string `json:"failure,omitempty"`
 	// Restates is set on a CLI's generic notice of a wait that its own
 	// hooks report more precisely (Claude Code's "Claude needs your
 	// permission" after PermissionRequest): while the agent is waiting on
@@ -39,5 +43,5 @@ type Signal struct {
 // Empty reports whether the signal says nothing to act on: an event the
 // adapter does not map.
 func (s Signal) Empty() bool {
-	return s.State == "" && s.Status == "" && s.Why == "" && s.SubagentDelta == 0 && !s.SessionEnd
+	return s.State == "" && s.Status == "" && s.Why == "" && s.SubagentDelta == 0 && !s.SessionEnd && s.Failure == ""
 }

@@ -106,6 +106,11 @@ func adapt(payload []byte) (agentstate.Signal, error) {
 			what = "API error"
 		}
 		s.State, s.Why, s.Status = agentstate.Idle, "turn failed: "+agentcli.FirstLine(what), agentcli.FirstLine(what)
+		// The error field names the kind of failure ("rate_limit",
+		// "server_error", "unknown"); the message carries the status.
+		if s.Failure = agentcli.ClassifyFailure(p.Error + " " + p.LastMessage); p.Error == "rate_limit" {
+			s.Failure = agentcli.FailureRateLimit
+		}
 	case "SubagentStart":
 		s.SubagentDelta = 1
 		s.State, s.Why = agentstate.Running, "subagent started"

@@ -23,7 +23,7 @@ func (CLI) Name() string { return Name }
 
 // Preset implements agentcli.CLI.
 func (CLI) Preset() agentcli.Preset {
-	return agentcli.Preset{Command: []string{"claude"}, PromptArgs: []string{"{prompt}"}, Hooks: true, MCP: true}
+	return agentcli.Preset{Command: []string{"claude"}, PromptArgs: []string{"{prompt}"}, Hooks: true, MCP: true, Description: "Claude Code, Anthropic's coding agent"}
 }
 
 // Events are the Claude Code hook events the adapter understands; a
@@ -80,3 +80,14 @@ func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, er
 	flags = append(flags, "--settings", path)
 	return agentcli.InsertAfterCommand(argv, flags...), env, nil
 }
+
+// ModelArgs implements agentcli.CLI: Claude Code takes --model NAME ("claude-haiku-4-5", or an alias such as "opus").
+func (CLI) ModelArgs(model string) []string {
+	if model == "" {
+		return nil
+	}
+	return []string{"--model", model}
+}
+
+// Provider implements agentcli.CLI: Claude Code always talks to Anthropic.
+func (CLI) Provider(string) string { return "anthropic" }

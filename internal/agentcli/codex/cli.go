@@ -21,7 +21,7 @@ func (CLI) Name() string { return Name }
 
 // Preset implements agentcli.CLI.
 func (CLI) Preset() agentcli.Preset {
-	return agentcli.Preset{Command: []string{"codex"}, PromptArgs: []string{"{prompt}"}, Hooks: true, MCP: true}
+	return agentcli.Preset{Command: []string{"codex"}, PromptArgs: []string{"{prompt}"}, Hooks: true, MCP: true, Description: "Codex CLI, OpenAI's coding agent"}
 }
 
 // Events are the lifecycle hooks the wiring subscribes to. Codex 0.171
@@ -69,3 +69,14 @@ func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, er
 	}
 	return agentcli.InsertAfterCommand(argv, flags...), env, nil
 }
+
+// ModelArgs implements agentcli.CLI: Codex takes -m/--model NAME.
+func (CLI) ModelArgs(model string) []string {
+	if model == "" {
+		return nil
+	}
+	return []string{"--model", model}
+}
+
+// Provider implements agentcli.CLI: Codex talks to OpenAI.
+func (CLI) Provider(string) string { return "openai" }

@@ -25,7 +25,7 @@ func (CLI) Name() string { return Name }
 
 // Preset implements agentcli.CLI.
 func (CLI) Preset() agentcli.Preset {
-	return agentcli.Preset{Command: []string{"gemini"}, PromptArgs: []string{"-i", "{prompt}"}, Hooks: true, MCP: true}
+	return agentcli.Preset{Command: []string{"gemini"}, PromptArgs: []string{"-i", "{prompt}"}, Hooks: true, MCP: true, Description: "Gemini CLI, Google's coding agent"}
 }
 
 // Events are the Gemini CLI hook events the settings file subscribes to.
@@ -92,3 +92,14 @@ func hasEnv(env []string, key string) bool {
 	}
 	return os.Getenv(key) != ""
 }
+
+// ModelArgs implements agentcli.CLI: Gemini CLI takes -m NAME.
+func (CLI) ModelArgs(model string) []string {
+	if model == "" {
+		return nil
+	}
+	return []string{"-m", model}
+}
+
+// Provider implements agentcli.CLI: Gemini CLI talks to Google.
+func (CLI) Provider(string) string { return "google" }

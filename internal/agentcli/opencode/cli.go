@@ -23,7 +23,7 @@ func (CLI) Name() string { return Name }
 
 // Preset implements agentcli.CLI.
 func (CLI) Preset() agentcli.Preset {
-	return agentcli.Preset{Command: []string{"opencode"}, PromptArgs: []string{"--prompt", "{prompt}"}, Hooks: true, MCP: true}
+	return agentcli.Preset{Command: []string{"opencode"}, PromptArgs: []string{"--prompt", "{prompt}"}, Hooks: true, MCP: true, Description: "OpenCode, a coding agent for many model providers"}
 }
 
 // busEvents are the OpenCode bus events the plugin forwards.
@@ -68,3 +68,14 @@ func (CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, erro
 	}
 	return argv, append(env, "OPENCODE_CONFIG_CONTENT="+string(b)), nil
 }
+
+// ModelArgs implements agentcli.CLI: OpenCode takes --model provider/model ("anthropic/claude-haiku-4-5").
+func (CLI) ModelArgs(model string) []string {
+	if model == "" {
+		return nil
+	}
+	return []string{"--model", model}
+}
+
+// Provider implements agentcli.CLI: OpenCode names the provider in the model: the part before the first "/".
+func (CLI) Provider(model string) string { return agentcli.ProviderPrefix(model) }

@@ -20,12 +20,14 @@ import (
 
 // all is every CLI, sorted by name.
 var all = []agentcli.CLI{
-	agentcli.Plain{CLIName: "aider", Defaults: agentcli.Preset{Command: []string{"aider"}, PromptArgs: []string{"--message", "{prompt}"}}},
+	agentcli.Plain{CLIName: "aider", ModelFlag: "--model", Defaults: agentcli.Preset{
+		Command: []string{"aider"}, PromptArgs: []string{"--message", "{prompt}"}, Description: "Aider, a pair programmer for many model providers",
+	}},
 	claude.CLI{},
 	codex.CLI{},
 	gemini.CLI{},
 	opencode.CLI{},
-	agentcli.Plain{CLIName: "shell"}, // the user's $SHELL
+	agentcli.Plain{CLIName: "shell", Defaults: agentcli.Preset{Description: "your shell ($SHELL)"}},
 }
 
 // All returns every CLI, sorted by name.
