@@ -43,9 +43,9 @@ kind = "claude"
 func TestCategoryRoutes(t *testing.T) {
 	isolate(t)
 	cfg, diags := Decode(Default(), "f.toml", []byte(categoriesDoc))
-	// quick -> deep -> wide -> quick is a cycle: reported, and still
+	// deep -> wide -> quick -> deep is a cycle: reported, and still
 	// resolved without looping.
-	if len(diags) != 1 || !strings.Contains(diags[0].Msg, "quick → deep → wide → quick") {
+	if len(diags) != 1 || !strings.Contains(diags[0].Msg, "deep → wide → quick → deep") {
 		t.Fatalf("diagnostics: %v", diags)
 	}
 	kindRetry := func(r Route) Route {
