@@ -28,9 +28,12 @@ type agent struct {
 	seq        int
 	title      string // asked for; "" means derive from the terminal title or argv
 	kind       string
-	argv       []string
-	cwd        string
-	env        []string
+	// route is how a category or kind resolved (kind, model, provider,
+	// the fallbacks left, the tries) — categories_engine.go.
+	route routing
+	argv  []string
+	cwd   string
+	env   []string
 	// parent is the agent whose token spawned this one; "" for the user.
 	parent string
 
@@ -59,8 +62,9 @@ type agent struct {
 	reason   string // why it waits for a slot (from the decision)
 	limitWhy string // why it may not start yet (concurrency limits), or ""
 
-	holdsPermit bool // counted by the limiter
-	closed      bool // the user closed it: out of grid and queue for good
+	holdsPermit bool     // counted by the limiter
+	permit      limitKey // what it was counted by
+	closed      bool     // the user closed it: out of grid and queue for good
 	killWhy     string
 	accent      string // border colour ("4", "#ff8800") from tmux pane styles (tmuxops.go)
 
@@ -116,6 +120,10 @@ func (a *agent) info(q *queueEntry, number int) control.AgentInfo {
 		State: a.f.State, Why: a.f.Why, Source: a.f.Source, Since: a.f.Since, Confirmed: a.f.Confirmed,
 		Created: a.created, PID: a.pid, Visible: a.visible && !a.closed, Number: number, QueuePos: queuePos,
 		LogPath: a.logPath, Subagents: a.f.Subagents, Interrupted: a.f.Interrupted, Accent: a.accent,
+		Category: a.route.category, Model: a.route.model, Provider: a.route.provider,
+	}
+	if a.route.try > 1 {
+		in.Try = a.route.try
 	}
 	if why := a.logErr.Load(); why != nil {
 		in.LogError = *why

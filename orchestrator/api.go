@@ -46,7 +46,12 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	id := fmt.Sprintf("a%d", s.seq+1)
 	token := newToken()
 	req, loop := withLoopPrompt(req)
-	argv, kindEnv, err := resolveKind(e.cfg, req, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
+	rt, err := newRouting(e.cfg, req)
+	if err != nil {
+		return control.AgentInfo{}, err
+	}
+	rt.token = token
+	kind, argv, kindEnv, err := resolveRoute(e.cfg, &rt, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
 	if err != nil {
 		return control.AgentInfo{}, err
 	}
@@ -61,24 +66,23 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	} else if !filepath.IsAbs(cwd) {
 		cwd = filepath.Join(e.cwd, cwd)
 	}
-	vars := slices.Clone(kindEnv)
-	for _, k := range slices.Sorted(maps.Keys(req.Env)) {
-		vars = append(vars, k+"="+req.Env[k])
-	}
-	// The identity comes last so that no requested env can replace it.
-	vars = append(vars, "AGENTGRID_AGENT_ID="+id, control.EnvToken+"="+token)
-	vars = append(vars, e.paneVars(id)...)
-	grants := e.auth.grantsFor(e.cfg, req.Kind, req.Parent)
-	tools := e.auth.toolsFor(e.cfg, req.Kind, req.Parent)
-	e.auth.add(token, &principal{agent: id, parent: req.Parent, grants: grants, kind: req.Kind, tools: tools})
+	grants, tools := e.routeGrants(rt, req.Parent)
+	e.auth.add(token, &principal{agent: id, parent: req.Parent, grants: grants, kind: kind, tools: tools})
 	now := e.now()
 	s.seq++
+	rt.req.Cwd = cwd
 	a := &agent{
-		id: id, seq: s.seq, title: oneline.Sanitize(req.Title, maxTitleLen), kind: req.Kind, argv: argv, cwd: cwd, parent: req.Parent,
-		env: withVars(e.baseEnv, vars...), created: now, queued: true,
+		id: id, seq: s.seq, title: oneline.Sanitize(req.Title, maxTitleLen), kind: kind, argv: argv, cwd: cwd, parent: req.Parent,
+		env: e.agentEnv(id, token, kindEnv, req), created: now, queued: true, route: rt,
+	}
+	switch {
+	case rt.category != "":
+		a.route.step(now, "category %s → %s", rt.category, routeText(rt.routes[0]))
+	case kind != "":
+		a.route.step(now, "kind %s", kind)
 	}
 	if len(grants) > 0 {
-		e.log.Info("agent granted more than its own subtree", "agent", id, "kind", req.Kind, "grants", grantList(grants))
+		e.log.Info("agent granted more than its own subtree", "agent", id, "kind", kind, "grants", grantList(grants))
 	}
 	a.f = fusion{State: agentstate.Pending, Why: "waiting for a slot", Source: sourceEngine, Since: now, Confirmed: now}
 	a.history = []control.Transition{{Time: now, To: agentstate.Pending, Why: a.f.Why, Source: sourceEngine}}
@@ -95,6 +99,19 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	e.reconcile()
 	e.publish()
 	return e.infoOf(a), nil
+}
+
+// agentEnv is the environment of agent id: the base, its kind's
+// variables, the requested ones, then its identity, which no requested
+// variable can replace.
+func (e *Engine) agentEnv(id, token string, kindEnv []string, req control.SpawnRequest) []string {
+	vars := slices.Clone(kindEnv)
+	for _, k := range slices.Sorted(maps.Keys(req.Env)) {
+		vars = append(vars, k+"="+req.Env[k])
+	}
+	vars = append(vars, "AGENTGRID_AGENT_ID="+id, control.EnvToken+"="+token)
+	vars = append(vars, e.paneVars(id)...)
+	return withVars(e.baseEnv, vars...)
 }
 
 // infoOf is a's public info with its queue position and pane number.
@@ -137,6 +154,10 @@ func (e *Engine) close(id string) error {
 // and the queue for good, and its process group is ended in the background.
 func (e *Engine) stopAgent(a *agent) {
 	a.closed = true
+	if t := a.route.retryTimer; t != nil {
+		t.Stop()
+		a.route.retryAt = time.Time{}
+	}
 	wasVisible := a.visible
 	a.visible, a.queued, a.box = false, false, layout.Rect{}
 	e.st.queue.Remove(a.id)
@@ -380,6 +401,9 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 			state, why = agentstate.Idle, "agent CLI session ended"
 		}
 		e.apply(a, evidence{Kind: evHook, Why: why, Source: src, HookState: state, SubagentDelta: sig.SubagentDelta})
+		if sig.Failure != "" {
+			e.hookFailure(a, sig.Failure)
+		}
 		switch {
 		case restated:
 		case sig.Status != "":
@@ -407,6 +431,7 @@ func (e *Engine) Explain(id string) (control.Explanation, error) {
 		ex.Agent = e.infoOf(a)
 		ex.History = slices.Clone(a.history)
 		ex.Decisions = e.decisionsOf(id)
+		ex.Resolution = slices.Clone(a.route.steps)
 		if !a.f.LastHook.IsZero() {
 			ex.Evidence = append(ex.Evidence, control.Evidence{Source: sourceHook, Says: "last hook state", Time: a.f.LastHook})
 		}

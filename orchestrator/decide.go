@@ -121,8 +121,9 @@ type queuedAgent struct {
 
 // pendingAgent is an agent whose process has not been started.
 type pendingAgent struct {
-	ID   string
-	Kind string
+	ID string
+	// Limit is what the concurrency limits count it by.
+	Limit limitKey
 }
 
 // mainPane is the main view as the decision sees it.
@@ -135,8 +136,10 @@ type mainPane struct {
 
 // usage is how many agents hold a concurrency permit, in all and per kind.
 type usage struct {
-	All    int
-	ByKind map[string]int
+	All        int
+	ByKind     map[string]int
+	ByModel    map[string]int
+	ByProvider map[string]int
 }
 
 // windowState is the Query step's picture of the session: everything the

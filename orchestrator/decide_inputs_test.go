@@ -36,7 +36,7 @@ func pending(ids ...string) []pendingAgent {
 		if k, rest, ok := strings.Cut(id, ":"); ok {
 			id, kind = k, rest
 		}
-		out = append(out, pendingAgent{ID: id, Kind: kind})
+		out = append(out, pendingAgent{ID: id, Limit: limitKey{Kind: kind}})
 	}
 	return out
 }
@@ -93,7 +93,7 @@ func TestDecideClosesShowsLimitsAndStarts(t *testing.T) {
 			cfg:     decideConfig{Limits: config.Limits{Default: 1}},
 			want:    "resize a1 58x18, place a2@1, hold a2",
 			visible: "a1 a2",
-			reason:  "concurrency limit: 1 agents running (limits.default = 1)",
+			reason:  "waiting for a slot: agents 1/1 (limits.default = 1)",
 		},
 		{
 			name: "a free permit goes to the oldest pending agent, the next one is held",

@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -227,11 +226,7 @@ func (g *gridDecision) finish(plan layout.Plan) {
 // at their pane's size, queued ones (with StartOffscreen) off screen.
 func (g *gridDecision) starts(plan layout.Plan) int {
 	st, d := g.st, g.d
-	byKind := maps.Clone(st.Running.ByKind)
-	if byKind == nil {
-		byKind = map[string]int{}
-	}
-	lim := &limiter{total: g.cfg.Limits.Default, kinds: g.cfg.Limits.Kinds, all: st.Running.All, byKind: byKind}
+	lim := limiterFor(g.cfg.Limits, st.Running)
 	closed := map[string]bool{}
 	for _, id := range st.Closes {
 		closed[id] = true
@@ -251,12 +246,12 @@ func (g *gridDecision) starts(plan layout.Plan) int {
 		} else if !g.offscreen[p.ID] || !g.cfg.StartOffscreen {
 			continue
 		}
-		if why := lim.blocked(p.Kind); why != "" {
+		if why := lim.blocked(p.Limit); why != "" {
 			g.act(action{Kind: actHold, Agent: p.ID, Reason: why})
 			g.holds++
 			continue
 		}
-		lim.acquire(p.Kind)
+		lim.acquire(p.Limit)
 		g.act(action{Kind: actStart, Agent: p.ID, Cols: cols, Rows: rows})
 		n++
 	}

@@ -53,12 +53,10 @@ func (e *Engine) onExit(a *agent, code int, err error) {
 	if e.respawnOnExit(a, code) {
 		return
 	}
-	c := code
-	a.code = &c
-	a.ended = e.now()
+	failure := exitFailure(a, code)
 	if a.holdsPermit {
 		a.holdsPermit = false
-		e.st.limits.release(a.kind)
+		e.st.limits.release(a.permit)
 	}
 	if a.idleTimer != nil {
 		a.idleTimer.Stop()
@@ -70,6 +68,14 @@ func (e *Engine) onExit(a *agent, code int, err error) {
 	if err != nil {
 		e.log.Warn("waiting for an agent's process failed", "agent", a.id, "err", err)
 	}
+	if failure != "" && e.moveOn(a, failure, failure) {
+		e.log.Info("agent ended on a recoverable error; moving on", "agent", a.id, "code", code, "failure", failure)
+		e.reconcile()
+		return
+	}
+	c := code
+	a.code = &c
+	a.ended = e.now()
 	e.apply(a, evidence{Kind: evExited, Time: a.ended, Code: code, Killed: a.killWhy != "", Why: a.killWhy})
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentExited, Time: a.ended, Session: e.opts.Session, Agent: a.ref("")})
 	e.log.Info("agent exited", "agent", a.id, "code", code, "state", a.f.State)

@@ -40,6 +40,13 @@ type sessionEnv struct {
 // config files. What the wiring is (settings files, flags, environment) is
 // each CLI's own, in internal/agentcli/NAME.
 func resolveKind(cfg config.Config, req control.SpawnRequest, sess sessionEnv) (argv []string, env []string, err error) {
+	return resolveKindModel(cfg, req, "", sess)
+}
+
+// resolveKindModel is resolveKind with a model for the kind's CLI: its
+// model arguments (agentcli.CLI.ModelArgs) go after the command and
+// before the prompt's, each one argv element.
+func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string, sess sessionEnv) (argv []string, env []string, err error) {
 	if req.Kind == "" {
 		if len(req.Argv) == 0 {
 			return nil, nil, errors.New("no command given: pass a command after -- or choose a kind with --kind")
@@ -56,6 +63,20 @@ func resolveKind(cfg config.Config, req control.SpawnRequest, sess sessionEnv) (
 	}
 	if len(argv) == 0 {
 		argv = []string{config.DefaultShell()}
+	}
+	if model != "" {
+		if err := config.CheckModel(model); err != nil {
+			return nil, nil, fmt.Errorf("model %q: %v", model, err)
+		}
+		cli := cfg.KindCLI(req.Kind)
+		var args []string
+		if cli != nil {
+			args = cli.ModelArgs(model)
+		}
+		if args == nil {
+			return nil, nil, fmt.Errorf("kind %q runs a program agentgrid passes no model to; leave the category's model out", req.Kind)
+		}
+		argv = append(argv, args...)
 	}
 	if req.Prompt != "" {
 		if len(k.PromptArgs) == 0 {

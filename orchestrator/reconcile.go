@@ -125,7 +125,7 @@ func (e *Engine) query() windowState {
 			HasMain: s.main != nil,
 		},
 		Closes: slices.Clone(s.closes), Show: s.show, Focus: s.focus, Zoom: s.zoom, Closing: s.closing,
-		Running: usage{All: s.limits.all, ByKind: s.limits.byKind},
+		Running: s.limits.used,
 	}
 	if m := s.main; m != nil {
 		ws.Main = &mainPane{Pending: m.f.State == agentstate.Pending, Cols: m.cols, Rows: m.rows}
@@ -149,8 +149,8 @@ func (e *Engine) query() windowState {
 		ws.Queue = append(ws.Queue, queuedAgent{ID: q.ID, Seq: q.Seq, Finished: a.f.State.Finished(), Cols: a.cols, Rows: a.rows})
 	}
 	for _, a := range s.order {
-		if a.f.State == agentstate.Pending && !a.closed {
-			ws.Pending = append(ws.Pending, pendingAgent{ID: a.id, Kind: a.kind})
+		if a.f.State == agentstate.Pending && !a.closed && a.route.retryAt.IsZero() {
+			ws.Pending = append(ws.Pending, pendingAgent{ID: a.id, Limit: a.limitKey()})
 		}
 	}
 	return ws
@@ -194,10 +194,13 @@ func (e *Engine) startAgent(a *agent, cols, rows int) bool {
 	a.pane, a.term, a.pid, a.cols, a.rows = p, p.Term(), p.Pid(), cols, rows
 	a.started = e.now()
 	a.limitWhy = ""
+	if a.route.try == 0 {
+		a.route.try = 1
+	}
 	if a != e.st.main {
 		// The main view is the user's own: no limit counts it.
-		a.holdsPermit = true
-		e.st.limits.acquire(a.kind)
+		a.holdsPermit, a.permit = true, a.limitKey()
+		e.st.limits.acquire(a.permit)
 	}
 	e.apply(a, evidence{Kind: evStarted, Time: a.started})
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentStarted, Time: a.started, Session: e.opts.Session, Agent: a.ref("")})
@@ -324,6 +327,10 @@ func (e *Engine) failStart(a *agent, err error, cols, rows int) {
 	a.term = vterm.New(cols, rows)
 	_, _ = a.term.Write([]byte("\x1b[1;31magentgrid: could not start this agent\x1b[0m\r\n" + msg + "\r\n"))
 	a.cols, a.rows = cols, rows
+	if e.moveOn(a, "", "could not start: "+msg) {
+		e.log.Warn("agent could not start; moving on", "agent", a.id, "argv", a.argv, "err", err)
+		return
+	}
 	a.ended = e.now()
 	e.apply(a, evidence{Kind: evStartFailed, Time: a.ended, Why: msg})
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentExited, Time: a.ended, Session: e.opts.Session, Agent: a.ref("")})

@@ -207,7 +207,7 @@ func (e *Engine) respawnOnExit(a *agent, code int) bool {
 	delete(e.st.tmux.respawn, a.id)
 	if a.holdsPermit {
 		a.holdsPermit = false
-		e.st.limits.release(a.kind)
+		e.st.limits.release(a.permit)
 	}
 	if a.idleTimer != nil {
 		a.idleTimer.Stop()

@@ -16,10 +16,18 @@ type AgentInfo struct {
 	// Title is the agent's one name, given by the engine: the title asked
 	// for, else the one its program set, else its command's base name.
 	// Borders, the status line, lists and tmux's pane_title all show it.
-	Title string   `json:"title"`
-	Kind  string   `json:"kind,omitempty"`
-	Argv  []string `json:"argv"`
-	Cwd   string   `json:"cwd,omitempty"`
+	Title string `json:"title"`
+	Kind  string `json:"kind,omitempty"`
+	// Category is the [categories.NAME] the agent was spawned with; Model
+	// the model its kind's CLI was given (from the category), Provider who
+	// serves it ([limits.providers]); Try counts the tries of its current
+	// route when a retry policy started it more than once.
+	Category string   `json:"category,omitempty"`
+	Model    string   `json:"model,omitempty"`
+	Provider string   `json:"provider,omitempty"`
+	Try      int      `json:"try,omitempty"`
+	Argv     []string `json:"argv"`
+	Cwd      string   `json:"cwd,omitempty"`
 
 	State agentstate.State `json:"state"`
 	// Why says what made the state, in words ("exited with code 1").
@@ -74,12 +82,15 @@ type AgentInfo struct {
 
 // SpawnRequest asks for a new background agent.
 type SpawnRequest struct {
-	Title  string            `json:"title,omitempty"`
-	Cwd    string            `json:"cwd,omitempty"`
-	Kind   string            `json:"kind,omitempty"`
-	Prompt string            `json:"prompt,omitempty"`
-	Argv   []string          `json:"argv,omitempty"`
-	Env    map[string]string `json:"env,omitempty"`
+	Title string `json:"title,omitempty"`
+	Cwd   string `json:"cwd,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+	// Category names a [categories.NAME] instead of a kind: its kind,
+	// model, prompt prefix and fallbacks. Give one of Kind and Category.
+	Category string            `json:"category,omitempty"`
+	Prompt   string            `json:"prompt,omitempty"`
+	Argv     []string          `json:"argv,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
 	// Loop runs the agent in a continuation loop from its first turn; the
 	// prompt is its task.
 	Loop *LoopSpec `json:"loop,omitempty"`
@@ -107,6 +118,16 @@ type Explanation struct {
 	// Decisions are the session's recent answers to the agent's hooks
 	// (the [[policies]]), oldest first.
 	Decisions []Decided `json:"decisions,omitempty"`
+	// Resolution is how its category or kind resolved, step by step:
+	// "category quick → claude, model claude-haiku-4-5", each retry, each
+	// fallback and why ("fell back to codex: rate_limit").
+	Resolution []RouteStep `json:"resolution,omitempty"`
+}
+
+// RouteStep is one step of an agent's resolution.
+type RouteStep struct {
+	Time time.Time `json:"time"`
+	Text string    `json:"text"`
 }
 
 // Decided is one answer the session gave an agent's hook, and why.

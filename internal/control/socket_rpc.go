@@ -182,7 +182,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen, MethodSessionKinds}
 }
 
 func isNull(b json.RawMessage) bool { return string(b) == "null" }
@@ -272,8 +272,11 @@ func handleSpawn(ctx context.Context, s *Server, params json.RawMessage) (any, *
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
 	}
-	if len(p.Argv) == 0 && p.Kind == "" {
-		return nil, rpcErrorf(CodeInvalidParams, "invalid params: argv is required unless kind names a preset that supplies the command")
+	if p.Kind != "" && p.Category != "" {
+		return nil, rpcErrorf(CodeInvalidParams, "invalid params: give a kind or a category, not both")
+	}
+	if len(p.Argv) == 0 && p.Kind == "" && p.Category == "" {
+		return nil, rpcErrorf(CodeInvalidParams, "invalid params: argv is required unless kind or category names a preset that supplies the command")
 	}
 	if len(p.Argv) > 0 && p.Argv[0] == "" {
 		return nil, rpcErrorf(CodeInvalidParams, "invalid params: argv[0] (the program) is empty")
