@@ -45,6 +45,12 @@ var adaptCases = []struct {
 	{"claude", "live_permission_request", agentstate.Signal{Event: "PermissionRequest", State: agentstate.Waiting, Status: "permission: Bash: touch live-file3.txt", Why: "permission: Bash: touch live-file3.txt"}},
 	{"claude", "live_notification_permission", agentstate.Signal{Event: "Notification", State: agentstate.Waiting, Status: "Claude needs your permission", Why: "Claude needs your permission", Restates: true}},
 	{"claude", "live_stop_failure", agentstate.Signal{Event: "StopFailure", State: agentstate.Idle, Status: "API Error: 400 scripted failure", Why: "turn failed: API Error: 400 scripted failure"}},
+	{"claude", "stop_failure_rate_limit", agentstate.Signal{Event: "StopFailure", State: agentstate.Idle, Failure: "rate_limit",
+		Status: "API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later.",
+		Why:    "turn failed: API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later."}},
+	{"claude", "stop_failure_overloaded", agentstate.Signal{Event: "StopFailure", State: agentstate.Idle, Failure: "overloaded",
+		Status: `API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+		Why:    `turn failed: API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}},
 
 	// Codex notify
 	{"codex", "agent_turn_complete", agentstate.Signal{Event: "agent-turn-complete", State: agentstate.Idle, Why: "turn complete", Status: "Renamed the package and updated 14 imports.", SessionID: "0199a1b2-c3d4"}},

@@ -108,3 +108,36 @@ func checkPlain(t *testing.T, c agentcli.CLI) {
 		t.Errorf("%s: a CLI without wiring asks for MCP by default", c.Name())
 	}
 }
+
+// TestModelArgs: each CLI takes a model its own way, as separate argv
+// elements, and says who serves it.
+func TestModelArgs(t *testing.T) {
+	for _, c := range []struct {
+		cli, model, provider string
+		args                 []string
+	}{
+		{"claude", "claude-haiku-4-5", "anthropic", []string{"--model", "claude-haiku-4-5"}},
+		{"codex", "gpt-5", "openai", []string{"--model", "gpt-5"}},
+		{"gemini", "gemini-2.5-pro", "google", []string{"-m", "gemini-2.5-pro"}},
+		{"opencode", "anthropic/claude-haiku-4-5", "anthropic", []string{"--model", "anthropic/claude-haiku-4-5"}},
+		{"aider", "openrouter/x", "openrouter", []string{"--model", "openrouter/x"}},
+		{"shell", "x", "", nil},
+	} {
+		cli, ok := Lookup(c.cli)
+		if !ok {
+			t.Fatalf("no CLI %s", c.cli)
+		}
+		if got := cli.ModelArgs(c.model); !slices.Equal(got, c.args) {
+			t.Errorf("%s ModelArgs(%q) = %q, want %q", c.cli, c.model, got, c.args)
+		}
+		if got := cli.Provider(c.model); got != c.provider {
+			t.Errorf("%s Provider(%q) = %q, want %q", c.cli, c.model, got, c.provider)
+		}
+		if cli.ModelArgs("") != nil {
+			t.Errorf("%s passes an empty model", c.cli)
+		}
+		if cli.Preset().Description == "" {
+			t.Errorf("%s has no description", c.cli)
+		}
+	}
+}
