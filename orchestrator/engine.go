@@ -217,7 +217,7 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 		}
 		e.bus.Publish(hooks.Event{Type: hooks.EventSessionStart, Time: e.now(), Session: e.opts.Session})
 		for _, s := range e.cfg.Startup {
-			req := control.SpawnRequest{Title: s.Title, Cwd: s.Cwd, Kind: s.Kind, Prompt: s.Prompt, Argv: s.Command, Env: s.Env}
+			req := control.SpawnRequest{Title: s.Title, Cwd: s.Cwd, Kind: s.Kind, Category: s.Category, Prompt: s.Prompt, Argv: s.Command, Env: s.Env}
 			if _, serr := e.Spawn(req); serr != nil {
 				e.log.Warn("a startup agent could not be spawned", "title", s.Title, "err", serr)
 			}

@@ -34,6 +34,11 @@ func (e *Engine) kinds() control.KindsResult {
 		}
 		return running, queued
 	}
+	for _, a := range e.st.order {
+		if !a.closed && a.f.State == agentstate.Pending {
+			res.Pending++
+		}
+	}
 	for _, name := range sortedNames(cfg.Kinds) {
 		k := cfg.Kinds[name]
 		in := control.KindInfo{Name: name, Description: k.Description, Provider: cfg.Provider(name, "")}

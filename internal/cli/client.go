@@ -32,7 +32,7 @@ func addClientCommands(root *cobra.Command) {
 	}
 	for _, c := range []*cobra.Command{
 		newSpawnCmd(), newListCmd(), newWaitCmd(), newCloseCmd(), newSendCmd(),
-		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(), newLoopCmd(), newPasteCmd(),
+		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(), newLoopCmd(), newPasteCmd(), newKindsCmd(),
 	} {
 		root.AddCommand(usageErrors(c))
 	}
@@ -138,21 +138,31 @@ scripts can capture it.
 The command runs in the current directory unless --cwd says otherwise. With
 --kind, a [kinds.NAME] preset from the config supplies the command (and wires
 in that agent CLI's hooks and the MCP server); --prompt is then passed the way
-the preset says. Put the command after -- so that its own flags are not read
-as agentgrid's.`,
+the preset says. With --category, a [categories.NAME] names the kind, the model
+(passed the way that CLI takes one) and a prompt prefix; when the program
+cannot start, or its model's API refuses with a rate limit, the agent moves to
+the category's next fallback under the same id (agentgrid explain shows how).
+agentgrid kinds lists the kinds and categories. Put the command after -- so
+that its own flags are not read as agentgrid's.`,
 		Example: `  # run the tests in a pane and keep the id
   id=$(agentgrid spawn --title tests -- go test ./...)
 
   # an AI coding agent with a task, hooks and MCP wired in by its kind
   agentgrid spawn --kind claude --title refactor --prompt "split ui/model.go by concern"
 
+  # the same by kind of work: the category picks the kind, the model and fallbacks
+  agentgrid spawn --category quick --prompt "fix the typo in README.md"
+
   # extra environment and another directory
   agentgrid spawn --cwd ../api --env PORT=8081 --env DEBUG=1 -- make run`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Argv = args
-			if len(p.Argv) == 0 && p.Kind == "" {
-				return exitError{exitUsage, "give a command to run after -- (agentgrid spawn -- CMD ARGS...) or a --kind whose preset supplies one"}
+			if p.Kind != "" && p.Category != "" {
+				return exitError{exitUsage, "give --kind or --category, not both"}
+			}
+			if len(p.Argv) == 0 && p.Kind == "" && p.Category == "" {
+				return exitError{exitUsage, "give a command to run after -- (agentgrid spawn -- CMD ARGS...), a --kind whose preset supplies one, or a --category"}
 			}
 			if len(env) > 0 {
 				p.Env = make(map[string]string, len(env))
@@ -184,6 +194,8 @@ as agentgrid's.`,
 						why = "no free slot in the grid"
 					}
 					fmt.Fprintf(cmd.ErrOrStderr(), "agentgrid: %s is queued at position %d: %s\n", clean(a.ID, 64), a.QueuePos, why)
+				} else if a.State == agentstate.Pending && a.QueueReason != "" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "agentgrid: %s waits to start: %s\n", clean(a.ID, 64), clean(a.QueueReason, 200))
 				}
 				return nil
 			})
@@ -193,7 +205,8 @@ as agentgrid's.`,
 	f.StringVar(&p.Title, "title", "", "title shown in the pane's border (default: the command)")
 	f.StringVar(&p.Cwd, "cwd", "", "working directory of the agent (default: the current directory)")
 	f.StringVar(&p.Kind, "kind", "", "agent kind preset from the config: claude, codex, gemini, opencode, aider, shell, ...")
-	f.StringVar(&p.Prompt, "prompt", "", "task for an agent CLI started with --kind")
+	f.StringVar(&p.Category, "category", "", "a [categories.NAME] from the config: its kind, model, prompt prefix and fallbacks (see agentgrid kinds)")
+	f.StringVar(&p.Prompt, "prompt", "", "task for an agent CLI started with --kind or --category")
 	f.StringArrayVar(&env, "env", nil, "extra environment variable NAME=VALUE (repeatable)")
 	f.BoolVar(&asJSON, "json", false, "print the new agent as JSON instead of its id")
 	withLoopFlags(cmd, &p)

@@ -117,6 +117,19 @@ func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) error 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	field := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }
 	field("state:", clean(string(a.State), 16))
+	if len(ex.Resolution) > 0 {
+		steps := make([]string, len(ex.Resolution))
+		for i, s := range ex.Resolution {
+			steps[i] = clean(s.Text, 300)
+		}
+		field("resolution:", strings.Join(steps, "; "))
+	}
+	if a.Model != "" {
+		field("model:", clean(a.Model, 200))
+	}
+	if a.Try > 1 {
+		field("try:", strconv.Itoa(a.Try))
+	}
 	field("source:", orDash(clean(a.Source, 80)))
 	field("why:", orDash(clean(a.Why, 200)))
 	field("since:", when(a.Since, now))
@@ -159,6 +172,15 @@ func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) error 
 		for _, d := range ex.Decisions {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", d.Time.Local().Format("15:04:05.000"), clean(d.Action+" at "+d.Point, 40),
 				orDash(clean(d.Tool, 40)), clean(d.Policy, 60), clean(d.Reason, 120))
+		}
+		_ = tw.Flush()
+	}
+
+	if len(ex.Resolution) > 1 {
+		ew.printf("\nhow its kind resolved (oldest first):\n")
+		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		for _, s := range ex.Resolution {
+			fmt.Fprintf(tw, "  %s\t%s\n", s.Time.Local().Format("15:04:05.000"), clean(s.Text, 300))
 		}
 		_ = tw.Flush()
 	}

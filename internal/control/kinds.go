@@ -42,8 +42,11 @@ type LimitUsage struct {
 // KindsResult is the result of session.kinds.
 type KindsResult struct {
 	Kinds []KindInfo `json:"kinds"`
-	// Queued is the length of the session's queue.
-	Queued int `json:"queued"`
+	// Pending counts the agents of the session not started yet (waiting
+	// for a limit or a pane); Queued those waiting for a pane in the grid,
+	// started or not.
+	Pending int `json:"pending"`
+	Queued  int `json:"queued"`
 }
 
 // KindsBackend is what a Backend implements to answer session.kinds.

@@ -28,7 +28,8 @@ const mcpCallTimeout = 30 * time.Second
 
 const mcpInstructions = `This server controls the agentgrid session you are running in: every agent
 you start appears live in a pane beside you. Start background agents with
-spawn_agent (a command, or a kind such as "claude" with a prompt), watch them with
+spawn_agent (a command, or a kind such as "claude" or a category from list_kinds
+with a prompt), watch them with
 list_agents and wait_agent (it returns within 50 seconds; call it again while
 agents are still running), read what an agent printed with read_agent_output, answer
 an agent that is waiting with send_to_agent, and close_agent when you no longer
@@ -50,12 +51,13 @@ func Run(ctx context.Context, client *control.Client, in io.Reader, out io.Write
 // before the handler runs.
 type (
 	spawnInput struct {
-		Title  string            `json:"title,omitempty"`
-		Cwd    string            `json:"cwd,omitempty"`
-		Kind   string            `json:"kind,omitempty"`
-		Prompt string            `json:"prompt,omitempty"`
-		Argv   []string          `json:"argv,omitempty"`
-		Env    map[string]string `json:"env,omitempty"`
+		Title    string            `json:"title,omitempty"`
+		Cwd      string            `json:"cwd,omitempty"`
+		Kind     string            `json:"kind,omitempty"`
+		Category string            `json:"category,omitempty"`
+		Prompt   string            `json:"prompt,omitempty"`
+		Argv     []string          `json:"argv,omitempty"`
+		Env      map[string]string `json:"env,omitempty"`
 	}
 	listInput    struct{}
 	readOutInput struct {
@@ -93,8 +95,9 @@ var toolSchemas = map[string]string{
   "properties": {
     "title":  {"type": "string", "maxLength": 200, "description": "short title shown in the pane border"},
     "cwd":    {"type": "string", "description": "working directory (default: the session's)"},
-    "kind":   {"type": "string", "maxLength": 64, "description": "preset from the config: claude, codex, gemini, opencode, aider, shell, ..."},
-    "prompt": {"type": "string", "description": "task for an agent CLI kind; needs kind"},
+    "kind":   {"type": "string", "maxLength": 64, "description": "preset from the config: claude, codex, gemini, opencode, aider, shell, ... (list_kinds lists them)"},
+    "category": {"type": "string", "maxLength": 64, "description": "instead of kind: a category from the config (list_kinds lists them), which picks the kind, the model and fallbacks"},
+    "prompt": {"type": "string", "description": "task for an agent CLI kind or category; needs one of them"},
     "argv":   {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "command and arguments to run, e.g. [\"go\", \"test\", \"./...\"]; overrides the kind's command"},
     "env":    {"type": "object", "additionalProperties": {"type": "string"}, "description": "extra environment variables"}
   }
@@ -159,7 +162,7 @@ func New(client *control.Client) *mcp.Server {
 
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "spawn_agent",
-		Description: "Start a background agent in the session's grid: a command (argv) or a kind preset with a prompt. Returns the new agent (its id, state, pane). It may be queued when the grid is full.",
+		Description: "Start a background agent in the session's grid: a command (argv), or a kind or a category (see list_kinds) with a prompt. Returns the new agent (its id, state, pane). It may be queued when the grid is full or a limit is reached.",
 		InputSchema: schema("spawn_agent"),
 		Annotations: &mcp.ToolAnnotations{Title: "Spawn agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)},
 	}, guard(t.spawn))
@@ -200,6 +203,7 @@ func New(client *control.Client) *mcp.Server {
 		Annotations: &mcp.ToolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
 	}, guard(t.setStatus))
 	addLoopTool(s, t)
+	addKindTools(s, t)
 	return s
 }
 
@@ -247,6 +251,8 @@ type agentSummary struct {
 	ID        string           `json:"id"`
 	Title     string           `json:"title,omitempty"`
 	Kind      string           `json:"kind,omitempty"`
+	Category  string           `json:"category,omitempty"`
+	Model     string           `json:"model,omitempty"`
 	Argv      []string         `json:"argv,omitempty"`
 	State     agentstate.State `json:"state"`
 	Why       string           `json:"why,omitempty"`
@@ -263,22 +269,25 @@ type agentSummary struct {
 
 func summarize(a control.AgentInfo) agentSummary {
 	return agentSummary{
-		ID: a.ID, Title: a.Title, Kind: a.Kind, Argv: a.Argv, State: a.State, Why: a.Why, Since: a.Since,
+		ID: a.ID, Title: a.Title, Kind: a.Kind, Category: a.Category, Model: a.Model, Argv: a.Argv, State: a.State, Why: a.Why, Since: a.Since,
 		ExitCode: a.ExitCode, Visible: a.Visible, QueuePos: a.QueuePos, Subagents: a.Subagents, Ended: a.Ended,
 		Turns: a.Turns, LastTurn: a.LastTurn, Loop: a.Loop,
 	}
 }
 
 func (t mcpTools) spawn(ctx context.Context, in spawnInput) (any, error) {
-	if len(in.Argv) == 0 && in.Kind == "" {
-		return nil, errors.New("give argv (the command to run) or kind (a preset such as claude)")
+	if in.Kind != "" && in.Category != "" {
+		return nil, errors.New("give a kind or a category, not both")
 	}
-	if in.Prompt != "" && in.Kind == "" {
-		return nil, errors.New("a prompt needs a kind (such as claude) that knows how to pass it")
+	if len(in.Argv) == 0 && in.Kind == "" && in.Category == "" {
+		return nil, errors.New("give argv (the command to run), kind (a preset such as claude) or category (see list_kinds)")
+	}
+	if in.Prompt != "" && in.Kind == "" && in.Category == "" {
+		return nil, errors.New("a prompt needs a kind (such as claude) or a category that knows how to pass it")
 	}
 	ctx, cancel := callCtx(ctx)
 	defer cancel()
-	a, err := t.c.Spawn(ctx, control.SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env})
+	a, err := t.c.Spawn(ctx, control.SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Category: in.Category, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env})
 	if err != nil {
 		return nil, fmt.Errorf("spawn the agent: %w", err)
 	}

@@ -55,7 +55,7 @@ func (b *mcpBackend) Spawn(req control.SpawnRequest) (control.AgentInfo, error) 
 		return control.AgentInfo{}, fmt.Errorf("the queue is full (100 agents waiting); close some agents or raise agents.max_queued")
 	}
 	now := time.Now()
-	a := control.AgentInfo{ID: fmt.Sprintf("a%d", len(b.order)+1), Title: req.Title, Kind: req.Kind, Argv: req.Argv,
+	a := control.AgentInfo{ID: fmt.Sprintf("a%d", len(b.order)+1), Title: req.Title, Kind: req.Kind, Category: req.Category, Argv: req.Argv,
 		State: agentstate.Running, Since: now, Created: now, Visible: true}
 	b.agents[a.ID] = a
 	b.order = append(b.order, a.ID)
@@ -225,11 +225,11 @@ func TestMCPToolsAndAnnotations(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	sort.Strings(names)
-	want := "close_agent,list_agents,loop_agent,read_agent_output,send_to_agent,set_status,spawn_agent,wait_agent"
+	want := "close_agent,list_agents,list_kinds,loop_agent,read_agent_output,send_to_agent,set_status,spawn_agent,wait_agent"
 	if strings.Join(names, ",") != want {
 		t.Fatalf("tools = %v", names)
 	}
-	for _, n := range []string{"list_agents", "read_agent_output", "wait_agent"} {
+	for _, n := range []string{"list_agents", "list_kinds", "read_agent_output", "wait_agent"} {
 		if a := byName[n].Annotations; a == nil || !a.ReadOnlyHint {
 			t.Errorf("%s is not annotated read-only", n)
 		}
