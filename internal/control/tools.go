@@ -15,10 +15,11 @@ const (
 	ToolClose  = "close_agent"
 	ToolStatus = "set_status"
 	ToolEvents = "agent_events"
+	ToolKinds  = "list_kinds"
 )
 
 // MCPTools lists every MCP tool, in the order the server offers them.
-var MCPTools = []string{ToolSpawn, ToolList, ToolRead, ToolSend, ToolWait, ToolClose, ToolStatus, ToolEvents}
+var MCPTools = []string{ToolSpawn, ToolList, ToolRead, ToolSend, ToolWait, ToolClose, ToolStatus, ToolEvents, ToolKinds}
 
 // methodTools maps a method to the MCP tool that stands for it. Methods not
 // listed (session.info, agent.signal and agent.decide, which an agent's own
@@ -35,6 +36,7 @@ var methodTools = map[string]string{
 	MethodAgentClose:    ToolClose,
 	MethodStatusSet:     ToolStatus,
 	MethodAgentEvents:   ToolEvents,
+	MethodSessionKinds:  ToolKinds,
 }
 
 // ToolOf is the MCP tool behind a method, "" for a method that needs none.
