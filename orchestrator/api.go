@@ -411,6 +411,7 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 		case sig.State.Resting() || sig.SessionEnd:
 			e.status.Clear(id)
 		}
+		e.loopHeard(a, sig)
 		e.publish()
 	}); derr != nil {
 		return derr

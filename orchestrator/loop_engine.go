@@ -30,6 +30,10 @@ type loopEntry struct {
 	due    bool
 	timer  Timer
 	gen    int // tells a stale timer from the current one
+	// answered is the continuation last given as a Stop hook's answer,
+	// until the agent shows it went on: if the CLI says it sits idle
+	// instead (the answer missed the hook's budget), it is typed.
+	answered string
 }
 
 func (l *loopEntry) info() *control.LoopInfo {
@@ -45,7 +49,7 @@ func (l *loopEntry) cancel() {
 		l.timer.Stop()
 		l.timer = nil
 	}
-	l.prompt, l.due = "", false
+	l.prompt, l.due, l.answered = "", false, ""
 	l.gen++
 }
 
@@ -182,9 +186,10 @@ func (e *Engine) applyLoopStep(id string, l *loopEntry, step loopStep, cli strin
 		l.cancel()
 		return ""
 	}
-	l.iteration, l.typed = step.next, false
+	l.iteration, l.typed, l.answered = step.next, false, ""
 	if cli != "" && l.spec.CooldownMS == 0 && registry.ContinuesAtStop(cli) {
 		l.cancel()
+		l.answered = step.prompt
 		return step.prompt
 	}
 	e.scheduleTyped(id, l, step.prompt, max(l.spec.Cooldown(), typeSettle))
@@ -285,6 +290,32 @@ func (e *Engine) loopTick(a *agent) {
 			e.log.Warn("loop: typing the continuation failed", "agent", id, "err", err)
 		}
 	}()
+}
+
+// loopHeard follows a running loop's agent after a continuation given as
+// a Stop answer (reconciler): any sign of work means the CLI took it; the
+// CLI's own word that it sits idle waiting for input (Claude Code's
+// idle_prompt notification) means the answer never reached it, so the
+// continuation is typed instead.
+func (e *Engine) loopHeard(a *agent, sig agentstate.Signal) {
+	b := &e.loops
+	b.mu.Lock()
+	l := b.m[a.id]
+	if l == nil || l.status != control.LoopRunning || l.answered == "" {
+		b.mu.Unlock()
+		return
+	}
+	switch {
+	case sig.State == agentstate.Running:
+		l.answered = ""
+	case sig.State == agentstate.Idle && sig.Event == "Notification":
+		prompt := l.answered
+		l.answered = ""
+		l.reason, l.updated = fmt.Sprintf("continued: the Stop answer of iteration %d was lost; typing it", l.iteration), e.now()
+		e.scheduleTyped(a.id, l, prompt, typeSettle)
+		e.log.Warn("loop: the agent sits idle after a continuation answered at its Stop; typing it", "agent", a.id, "iteration", l.iteration)
+	}
+	b.mu.Unlock()
 }
 
 // continuationBytes is a continuation as typed into a's pane: pasted when

@@ -187,3 +187,47 @@ func TestLoopStopsWhenTheAgentEnds(t *testing.T) {
 		return a.Loop != nil && a.Loop.Status == control.LoopStopped && a.Loop.Reason == "stopped: the agent ended"
 	})
 }
+
+// TestLoopTypesAContinuationWhoseStopAnswerWasLost: a continuation answered
+// at Claude's Stop that never reached it (the hook gave up on its budget)
+// shows as Claude's idle notice with no work in between: the continuation
+// is typed instead. Work in between means it was taken: nothing is typed.
+func TestLoopTypesAContinuationWhoseStopAnswerWasLost(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Loop: &control.LoopSpec{Promise: "DONE", Max: 5, Task: "port the parser"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := in.ID
+	waitAgent(t, e, id, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+	idleNotice := agentstate.Signal{Event: "Notification", State: agentstate.Idle, Why: "Claude is waiting for your input"}
+
+	// Taken: a tool ran after the answer; the later idle notice types nothing.
+	if d, _ := e.Decide(id, "claude", stopSig, stopAsk("Half.", false)); d.Action != agentstate.ActionBlock {
+		t.Fatalf("Stop: %+v", d)
+	}
+	if err := e.Signal(id, agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Bash: go test"}, "claude"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Signal(id, idleNotice, "claude"); err != nil {
+		t.Fatal(err)
+	}
+	if l := loopOf(t, e, id); l.Reason != "continued: iteration 2" {
+		t.Fatalf("an idle notice after work changed the loop: %+v", l)
+	}
+
+	// Lost: the idle notice follows the answer directly.
+	if d, _ := e.Decide(id, "claude", stopSig, stopAsk("More.", true)); d.Action != agentstate.ActionBlock || !strings.Contains(d.Message, "iteration 3/5") {
+		t.Fatalf("second Stop: %+v", d)
+	}
+	if err := e.Signal(id, idleNotice, "claude"); err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, 15*time.Second, "the lost continuation typed into the pane", func() bool {
+		text, _ := e.Capture(id, false, 0)
+		return strings.Contains(text, "[agentgrid loop: iteration 3/5] port the parser")
+	})
+	if l := loopOf(t, e, id); l.Iteration != 3 || l.Reason != "continued: iteration 3 typed" {
+		t.Errorf("after typing the lost continuation: %+v", l)
+	}
+}
