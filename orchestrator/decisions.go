@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"slices"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
@@ -89,6 +90,10 @@ func (e *Engine) decisionsOf(id string) []control.Decided {
 	var out []control.Decided
 	for _, r := range e.pol.Records(id) {
 		out = append(out, control.Decided{Time: r.Time, Point: string(r.Point), Tool: r.Tool, Action: string(r.Action), Policy: r.Policy, Reason: r.Reason})
+	}
+	if steps := e.loops.decisions(id); len(steps) > 0 {
+		out = append(out, steps...)
+		slices.SortStableFunc(out, func(a, b control.Decided) int { return a.Time.Compare(b.Time) })
 	}
 	return out
 }

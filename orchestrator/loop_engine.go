@@ -34,6 +34,7 @@ type loopEntry struct {
 	// until the agent shows it went on: if the CLI says it sits idle
 	// instead (the answer missed the hook's budget), it is typed.
 	answered string
+	history  []control.Decided
 }
 
 func (l *loopEntry) info() *control.LoopInfo {
@@ -41,6 +42,29 @@ func (l *loopEntry) info() *control.LoopInfo {
 		LoopSpec: l.spec, Iteration: l.iteration, Status: l.status,
 		Started: l.started, Reason: l.reason, Updated: l.updated,
 	}
+}
+
+// loopHistoryLen is how many of a loop's steps explain keeps.
+const loopHistoryLen = 20
+
+// set gives the loop a status and a reason, and records the step for
+// explain.
+func (l *loopEntry) set(status, reason string, now time.Time) {
+	l.status, l.reason, l.updated = status, reason, now
+	l.history = append(l.history, control.Decided{Time: now, Point: "loop", Action: status, Policy: "loop", Reason: reason})
+	if len(l.history) > loopHistoryLen {
+		l.history = l.history[len(l.history)-loopHistoryLen:]
+	}
+}
+
+// decisions is agent id's loop steps for explain, oldest first.
+func (b *loopBoard) decisions(id string) []control.Decided {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if l := b.m[id]; l != nil {
+		return append([]control.Decided(nil), l.history...)
+	}
+	return nil
 }
 
 // cancel drops a waiting continuation.
@@ -76,7 +100,8 @@ func (b *loopBoard) begin(id string, spec control.LoopSpec, now time.Time, why s
 	if b.m == nil {
 		b.m = map[string]*loopEntry{}
 	}
-	l := &loopEntry{loopState: loopState{spec: spec, iteration: 1, status: control.LoopRunning, started: now, reason: why, updated: now}}
+	l := &loopEntry{loopState: loopState{spec: spec, iteration: 1, started: now}}
+	l.set(control.LoopRunning, why, now)
 	b.m[id] = l
 	return l
 }
@@ -145,7 +170,7 @@ func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo,
 		l = b.begin(id, spec, now, "started")
 		if a.f.State != agentstate.Running {
 			// Nothing is under way: the first iteration is typed in.
-			l.reason = "started: iteration 1 sent"
+			l.set(l.status, "started: iteration 1 sent", now)
 			e.scheduleTyped(id, l, loopPrompt(spec, 1), typeSettle)
 		}
 	case control.LoopStop:
@@ -154,13 +179,14 @@ func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo,
 			return control.LoopInfo{}, fmt.Errorf("agent %s has no running or paused loop", id)
 		}
 		l.cancel()
-		l.status, l.reason, l.updated = control.LoopStopped, "stopped on request", now
+		l.set(control.LoopStopped, "stopped on request", now)
 	case control.LoopResume:
 		if l == nil || l.status != control.LoopPaused {
 			b.mu.Unlock()
 			return control.LoopInfo{}, fmt.Errorf("agent %s has no paused loop to resume", id)
 		}
-		l.status, l.typed, l.reason, l.updated = control.LoopRunning, false, "resumed", now
+		l.typed = false
+		l.set(control.LoopRunning, "resumed", now)
 		if a.f.State != agentstate.Running {
 			// The paused turn is over: the next one starts now, if the
 			// bounds allow it.
@@ -181,7 +207,7 @@ func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo,
 // cooldown: the returned prompt is then non-empty. Otherwise it is typed
 // into the pane later.
 func (e *Engine) applyLoopStep(id string, l *loopEntry, step loopStep, cli string) string {
-	l.status, l.reason, l.updated = step.status, step.reason, e.now()
+	l.set(step.status, step.reason, e.now())
 	if step.next == 0 {
 		l.cancel()
 		return ""
@@ -257,16 +283,16 @@ func (e *Engine) loopTick(a *agent) {
 	switch {
 	case a.f.State.Finished():
 		l.cancel()
-		l.status, l.reason, l.updated = control.LoopStopped, "stopped: the agent ended", now
+		l.set(control.LoopStopped, "stopped: the agent ended", now)
 	case !l.due:
 		b.mu.Unlock()
 		return
 	case l.typed:
 		l.cancel()
-		l.status, l.reason, l.updated = control.LoopPaused, "paused: you typed into the pane; resume with agentgrid loop resume", now
+		l.set(control.LoopPaused, "paused: you typed into the pane; resume with agentgrid loop resume", now)
 	case a.f.State == agentstate.Waiting:
 		l.cancel()
-		l.status, l.reason, l.updated = control.LoopPaused, "paused: the agent is waiting for you; resume with agentgrid loop resume", now
+		l.set(control.LoopPaused, "paused: the agent is waiting for you; resume with agentgrid loop resume", now)
 		notify = true
 	case a.f.State != agentstate.Idle || a.term == nil:
 		b.mu.Unlock()
@@ -274,7 +300,7 @@ func (e *Engine) loopTick(a *agent) {
 	default:
 		text = continuationBytes(a, l.prompt)
 		l.cancel()
-		l.reason, l.updated = fmt.Sprintf("continued: iteration %d typed", l.iteration), now
+		l.set(l.status, fmt.Sprintf("continued: iteration %d typed", l.iteration), now)
 	}
 	info := l.info()
 	b.mu.Unlock()
@@ -311,7 +337,7 @@ func (e *Engine) loopHeard(a *agent, sig agentstate.Signal) {
 	case sig.State == agentstate.Idle && sig.Event == "Notification":
 		prompt := l.answered
 		l.answered = ""
-		l.reason, l.updated = fmt.Sprintf("continued: the Stop answer of iteration %d was lost; typing it", l.iteration), e.now()
+		l.set(l.status, fmt.Sprintf("continued: the Stop answer of iteration %d was lost; typing it", l.iteration), e.now())
 		e.scheduleTyped(a.id, l, prompt, typeSettle)
 		e.log.Warn("loop: the agent sits idle after a continuation answered at its Stop; typing it", "agent", a.id, "iteration", l.iteration)
 	}
@@ -349,7 +375,7 @@ func (e *Engine) loopInput(a *agent, data []byte) {
 		return
 	}
 	l.cancel()
-	l.status, l.reason, l.updated = control.LoopPaused, "paused: interrupted by user", e.now()
+	l.set(control.LoopPaused, "paused: interrupted by user", e.now())
 	info := l.info()
 	b.mu.Unlock()
 	e.log.Info("loop", "agent", a.id, "status", info.Status, "reason", info.Reason)

@@ -101,6 +101,20 @@ func TestLoopContinuesThroughClaudesStopAndPausesOnEsc(t *testing.T) {
 	if ex.Agent.Loop == nil || ex.Agent.Loop.Status != control.LoopSucceeded {
 		t.Errorf("explain shows loop %+v", ex.Agent.Loop)
 	}
+	var steps []string
+	for _, d := range ex.Decisions {
+		if d.Policy == "loop" {
+			steps = append(steps, d.Action+": "+d.Reason)
+		}
+	}
+	want := []string{
+		"running: started with the agent", "running: continued: iteration 2", "running: continued: iteration 3",
+		"paused: paused: interrupted by user", "running: resumed", "running: continued: iteration 4",
+		"running: continued: iteration 4 typed", "succeeded: succeeded: the promise came in iteration 4",
+	}
+	if strings.Join(steps, "\n") != strings.Join(want, "\n") {
+		t.Errorf("explain's loop steps:\n%s\nwant:\n%s", strings.Join(steps, "\n"), strings.Join(want, "\n"))
+	}
 	if _, err := e.Loop(id, control.LoopResume, control.LoopSpec{}); err == nil {
 		t.Error("resuming a finished loop: no error")
 	}
