@@ -273,7 +273,8 @@ func (e *Engine) loopTick(a *agent) {
 	b := &e.loops
 	b.mu.Lock()
 	l := b.m[a.id]
-	if l == nil || l.status != control.LoopRunning {
+	ended := a.f.State.Finished()
+	if l == nil || l.status != control.LoopRunning && (l.status != control.LoopPaused || !ended) {
 		b.mu.Unlock()
 		return
 	}
@@ -281,7 +282,7 @@ func (e *Engine) loopTick(a *agent) {
 	notify := false
 	var text []byte
 	switch {
-	case a.f.State.Finished():
+	case ended:
 		l.cancel()
 		l.set(control.LoopStopped, "stopped: the agent ended", now)
 	case !l.due:
@@ -304,7 +305,10 @@ func (e *Engine) loopTick(a *agent) {
 	}
 	info := l.info()
 	b.mu.Unlock()
-	e.showLoop(a.id, info, notify)
+	if !a.closed {
+		// A closed agent's entries are gone with it (stopAgent).
+		e.showLoop(a.id, info, notify)
+	}
 	e.st.dirty = true
 	if text == nil {
 		return

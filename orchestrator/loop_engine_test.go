@@ -185,7 +185,8 @@ func TestLoopTypedAfterCooldownAndPausedByTyping(t *testing.T) {
 	}
 }
 
-// TestLoopStopsWhenTheAgentEnds: an agent's exit ends its loop.
+// TestLoopStopsWhenTheAgentEnds: an agent's exit ends its loop, a paused
+// one too; a closed agent's loop leaves nothing in the status line.
 func TestLoopStopsWhenTheAgentEnds(t *testing.T) {
 	e := newTestEngine(t, nil, nil, nil)
 	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"sh", "-c", "read x"}, Loop: &control.LoopSpec{Promise: "DONE", Max: 2, Task: "t"}})
@@ -200,6 +201,30 @@ func TestLoopStopsWhenTheAgentEnds(t *testing.T) {
 	waitAgent(t, e, in.ID, "loop stopped", func(a control.AgentInfo) bool {
 		return a.Loop != nil && a.Loop.Status == control.LoopStopped && a.Loop.Reason == "stopped: the agent ended"
 	})
+
+	paused, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Loop: &control.LoopSpec{Promise: "DONE", Max: 2, Task: "t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAgent(t, e, paused.ID, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+	if err := e.Input(paused.ID, []byte("\x1b")); err != nil {
+		t.Fatal(err)
+	}
+	if l := loopOf(t, e, paused.ID); l.Status != control.LoopPaused {
+		t.Fatalf("after Esc: %+v", l)
+	}
+	if got := statusText(e, "loop:"+paused.ID); got != "loop 1/2 paused" {
+		t.Errorf("status entry %q", got)
+	}
+	if err := e.Close(paused.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitAgent(t, e, paused.ID, "the paused loop stopped", func(a control.AgentInfo) bool {
+		return a.Loop != nil && a.Loop.Status == control.LoopStopped
+	})
+	if got := statusText(e, "loop:"+paused.ID); got != "" {
+		t.Errorf("a closed agent's loop is still in the status line: %q", got)
+	}
 }
 
 // TestLoopTypesAContinuationWhoseStopAnswerWasLost: a continuation answered
