@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -191,6 +192,8 @@ func newTestModelConfig(t *testing.T, snap orchestrator.Snapshot, cfg config.Con
 	eng := newFakeEngine(snap, testClock)
 	m := newModel(eng, cfg, testStyles(), testClock)
 	m.tick = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd { return nil }
+	// prefix R records here, not in the package's folder.
+	m.recordTo = filepath.Join(t.TempDir(), "test.cast")
 	m.Update(teaWindowSize(80, 24))
 	m.View()
 	eng.mu.Lock()

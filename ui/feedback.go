@@ -39,6 +39,9 @@ func (m *Model) statusLead() []span {
 	if m.prefixArmed {
 		out = append(out, span{text: " " + m.prefix + " ", st: m.ui.prefix})
 	}
+	if m.rec.active() {
+		out = append(out, span{text: " ● rec ", st: m.ui.prefix})
+	}
 	if m.snap.Zoomed {
 		out = append(out, span{text: " zoomed ", st: m.ui.prefix})
 	}

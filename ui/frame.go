@@ -36,9 +36,16 @@ func (m *Model) onResize(msg tea.WindowSizeMsg) tea.Cmd {
 		m.overlay.SetSize(m.width, m.height)
 	}
 	m.topDirty = true
+	m.rec.resized(m.width, m.height)
+	var record tea.Cmd
+	if m.recordPending {
+		// --record: the recording starts once the size is known.
+		m.recordPending = false
+		record = m.startRecording()
+	}
 	// A full repaint after a resize: the outer terminal may have moved the
 	// cursor or scrolled while reflowing, which the renderer cannot know.
-	return tea.Batch(m.resizeEngine(), m.refresh(), tea.ClearScreen)
+	return tea.Batch(m.resizeEngine(), m.refresh(), tea.ClearScreen, record)
 }
 
 // onLabelTick refreshes labels whose text depends on the clock.
@@ -66,6 +73,7 @@ func (m *Model) refresh() tea.Cmd {
 	now := m.now()
 
 	var cmds []tea.Cmd
+	m.recordMarkers()
 	if bell := m.waitingTransitions(first) + m.paneRequests(first); bell != "" {
 		cmds = append(cmds, tea.Raw(bell))
 	}

@@ -60,6 +60,7 @@ const (
 	actHelp
 	actRedraw
 	actTheme
+	actRecord
 	actDetach
 	actQuit
 	actLoopStop
@@ -160,6 +161,7 @@ var keymap = []binding{
 	{[]string{"w"}, actAgents, "agents overlay", modePrefix, 0},
 	{[]string{"?"}, actHelp, "this help", modePrefix, 0},
 	{[]string{"T"}, actTheme, "next colour theme (dark, light, solarized, gruvbox, nord, high-contrast)", modePrefix, 0},
+	{[]string{"R"}, actRecord, "start / stop recording the screen (an asciicast file, see agentgrid --record)", modePrefix, 0},
 	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix, 0},
 	{[]string{"d"}, actDetach, "detach (ends the session: asks while agents run)", modePrefix, 0},
 	{[]string{"q"}, actQuit, "quit (asks while agents run)", modePrefix, 0},

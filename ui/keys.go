@@ -152,6 +152,8 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		m.setOverlay(newHelpOverlay(m.prefix, m.keyOpts, m.width, m.height, m.ui))
 	case actTheme:
 		return m.cycleTheme()
+	case actRecord:
+		return m.toggleRecording()
 	case actRedraw:
 		// Compose the frame from scratch and send every row again: the
 		// outer terminal may show something else than agentgrid believes.

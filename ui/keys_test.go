@@ -278,6 +278,12 @@ func checkAction(t *testing.T, m *Model, eng *fakeEngine, act action, key, start
 		if _, ok := m.overlay.(*helpOverlay); !ok {
 			t.Errorf("overlay = %T, want help", m.overlay)
 		}
+	case actRecord:
+		// The recording itself is TestRecordingReplaysToTheLastFrame.
+		path, err := m.rec.end()
+		if path != m.recordTo || err != nil {
+			t.Errorf("prefix R recorded to %q (%v), want %q", path, err, m.recordTo)
+		}
 	case actRedraw:
 		// What reaches the terminal is checked in TestRedrawKeyRepaintsEverything.
 		if got := eng.takeInputs(); len(got) != 0 || last != "" || m.prefixArmed {

@@ -110,6 +110,12 @@ type Model struct {
 	flashText string // a short message on the status line (feedback.go)
 	flashGen  int
 	theme     themeState // which palette, and whether it follows the terminal
+	// rec is this view's recording (record.go); recordTo is the --record
+	// file, started at the first size when recordPending is set.
+	rec           *recorder
+	recordTo      string
+	recordUsed    bool
+	recordPending bool
 }
 
 // New builds the UI model for a running engine.
@@ -136,6 +142,7 @@ func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() ti
 		baseDirty:    true,
 		tick:         tea.Tick,
 		theme:        newThemeState(cfg),
+		rec:          &recorder{now: now},
 	}
 	m.comp.looks = m.ui.frame
 	return m

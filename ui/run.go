@@ -26,6 +26,7 @@ type runOptions struct {
 	rt        termrt.Options
 	mirror    *Mirror           // receives every frame shown, for watchers
 	buffers   *control.Buffers  // receives every copy, for agentgrid paste
+	record    string            // --record: the asciicast file
 	unhandled func(msg tea.Msg) // tests: a message the runtime does not carry out
 
 	outerColors func(fg, bg color.Color) // see WithOuterColors
@@ -40,6 +41,12 @@ func WithIO(in io.Reader, out io.Writer) Option {
 // buffers, which the socket serves to agentgrid paste).
 func WithBuffers(b *control.Buffers) Option {
 	return func(o *runOptions) { o.buffers = b }
+}
+
+// WithRecord records the session's screen to path (an asciicast v2 file)
+// from its start; prefix R stops and starts again.
+func WithRecord(path string) Option {
+	return func(o *runOptions) { o.record = path }
 }
 
 // WithSize sets the initial terminal size, for an output that is not a
@@ -93,6 +100,8 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 	}
 	m.outerColors = opts.outerColors
 	m.buffers = opts.buffers
+	m.recordTo, m.recordPending = opts.record, opts.record != ""
+	opts.rt.Tee = m.rec
 	if opts.outerColors != nil || m.theme.auto {
 		opts.rt.Setup = seqQueryColors
 	}
@@ -113,7 +122,11 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 		pump.fresh = eng.AwaitedOutput()
 		p.Go("the frame pump", func() { pump.run(p.Context()) })
 	}
-	if err := termrt.Run(ctx, session{m}, opts.rt); err != nil {
+	err := termrt.Run(ctx, session{m}, opts.rt)
+	if path, rerr := m.rec.end(); rerr != nil && err == nil {
+		return fmt.Errorf("the recording %s is incomplete: %w", path, rerr)
+	}
+	if err != nil {
 		return fmt.Errorf("run the terminal UI: %w", err)
 	}
 	return nil

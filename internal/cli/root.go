@@ -63,6 +63,7 @@ func (e exitError) Error() string { return e.msg }
 type sessionOptions struct {
 	ConfigPath string
 	Layout     string
+	Record     string // --record FILE: an asciicast of the screen
 	Session    string
 	Argv       []string
 	Demo       bool
@@ -114,6 +115,7 @@ until then the session says in its status line that it ignored the file.`,
 	f := root.Flags()
 	f.StringVar(&o.ConfigPath, "config", "", "config file read after the default locations")
 	f.StringVar(&o.Layout, "layout", "", "layout to start with: "+strings.Join(layout.Names(), ", "))
+	f.StringVar(&o.Record, "record", "", "record the screen to FILE, an asciicast v2 file (asciinema play FILE); prefix R stops and starts")
 	f.StringVar(&o.Session, "session", "", "session name: letters, digits, ., _ and - (default: agentgrid-<pid>)")
 
 	addClientCommands(root)
@@ -252,7 +254,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err := eng.Start(ctx, argv); err != nil {
 		return err
 	}
-	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers)); err != nil {
+	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers), ui.WithRecord(o.Record)); err != nil {
 		return err
 	}
 	return eng.Shutdown(context.Background())

@@ -85,6 +85,9 @@ type Options struct {
 	// Input and Output replace stdin and stdout (tests, attached clients).
 	Input  io.Reader
 	Output io.Writer
+	// Tee, when set, also receives every byte written to the terminal, in
+	// order (a recording); its errors are ignored.
+	Tee io.Writer
 	// Width and Height are the initial size for an output that is not a
 	// terminal.
 	Width, Height int

@@ -54,7 +54,21 @@ func openTerminal(opts *Options) (*terminal, error) {
 	if f, ok := t.out.(term.File); ok && term.IsTerminal(f.Fd()) {
 		t.outTTY = f
 	}
+	if opts.Tee != nil {
+		t.out = teeWriter{t.out, opts.Tee}
+	}
 	return t, nil
+}
+
+// teeWriter writes to out and then to tee, whose errors do not matter.
+type teeWriter struct{ out, tee io.Writer }
+
+func (w teeWriter) Write(p []byte) (int, error) {
+	n, err := w.out.Write(p)
+	if n > 0 {
+		_, _ = w.tee.Write(p[:n])
+	}
+	return n, err
 }
 
 // size is the terminal's size in cells: the output tty's when there is one,
@@ -90,7 +104,11 @@ func (t *terminal) caps(env []string) writerCaps {
 	if getenv(env, "TERM_PROGRAM") == "Apple_Terminal" {
 		c.rep = repNone
 	}
-	p := colorprofile.Detect(t.out, env)
+	var out io.Writer = t.out
+	if t.outTTY != nil {
+		out = t.outTTY // not the tee around it, which is no terminal
+	}
+	p := colorprofile.Detect(out, env)
 	if inTmux(env) {
 		p = tmuxProfile(env, p)
 	}
