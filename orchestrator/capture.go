@@ -30,34 +30,13 @@ func (e *Engine) Capture(id string, escapes bool, scrollback int) (string, error
 	return captureTerm(term, escapes, scrollback), nil
 }
 
-// captureTerm renders term; it only uses the terminal's concurrency-safe
-// methods, so it runs outside the reconciler.
+// captureTerm renders term from one consistent copy (vterm's Capture), so
+// a capture never shows a write or a synchronized update half done; it
+// runs outside the reconciler.
 func captureTerm(t *vterm.Terminal, escapes bool, scrollback int) string {
 	var b strings.Builder
-	if scrollback > 0 {
-		n := t.ScrollbackLen()
-		for i := max(0, n-scrollback); i < n; i++ {
-			line := t.HistoryLine(i, escapes)
-			if !escapes {
-				line = strings.TrimRight(line, " ")
-			}
-			b.WriteString(line)
-			b.WriteByte('\n')
-		}
-	}
-	_, rows := t.Size()
-	if escapes {
-		for y := range rows {
-			b.WriteString(t.RenderRow(y))
-			b.WriteByte('\n')
-		}
-		return b.String()
-	}
-	lines := strings.Split(t.Text(), "\n")
-	for y := range rows {
-		if y < len(lines) {
-			b.WriteString(lines[y])
-		}
+	for _, line := range t.Capture(scrollback, escapes) {
+		b.WriteString(line)
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -39,8 +39,11 @@ type Frame struct {
 	Offset int
 	// HistLen is the number of history lines (ScrollbackLen).
 	HistLen int
-	Cursor  Cursor
-	Modes   Modes
+	// Pushed counts the lines pushed into history so far, those the
+	// scrollback cap dropped included: the anchor of FrameRowsFrom.
+	Pushed uint64
+	Cursor Cursor
+	Modes  Modes
 	// Held reports that the child is inside a synchronized update, so the
 	// copy is the one taken before the update began; HeldUntil is when the
 	// hold times out at the latest, so a caller that draws a held frame
@@ -89,17 +92,33 @@ func (t *Terminal) setSync(on bool) {
 // update began (its rows are immutable and shared), until the child ends
 // the update or SyncTimeout passes. A window into history is never held:
 // the user scrolled back to read what is there.
-func (t *Terminal) Frame(dst *Frame, offset int) { t.frame(dst, offset, true) }
+func (t *Terminal) Frame(dst *Frame, offset int) { t.frame(dst, offset, 0, false, true) }
 
 // FrameRows is Frame without Cells: the rows are left in the terminal's
 // compact form, for PutRow to convert where the caller wants them. A
 // front end that draws only the rows whose IDs changed converts only
 // those, without the allocation of a row of cells each.
-func (t *Terminal) FrameRows(dst *Frame, offset int) { t.frame(dst, offset, false) }
+func (t *Terminal) FrameRows(dst *Frame, offset int) { t.frame(dst, offset, 0, false, false) }
 
-func (t *Terminal) frame(dst *Frame, offset int, cells bool) {
+// FrameRowsFrom is FrameRows for a window anchored to its lines: offset is
+// how far back the window was when history had taken pushed lines (the
+// Pushed of the frame that showed it). Lines pushed since move the window
+// back with them, under the same lock as the copy, so output arriving
+// between two frames never shifts what a scrolled-back view shows, even
+// once the scrollback cap drops a line for each new one. Offset 0 follows
+// the live screen. dst's Offset and Pushed anchor the next call.
+func (t *Terminal) FrameRowsFrom(dst *Frame, offset int, pushed uint64) {
+	t.frame(dst, offset, pushed, true, false)
+}
+
+func (t *Terminal) frame(dst *Frame, offset int, pushed uint64, anchored, cells bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if anchored && offset > 0 {
+		// Two's complement: lines taken back from history give a negative
+		// difference.
+		offset += int(int64(t.hist.pushed - pushed))
+	}
 	if t.altActive {
 		offset = 0
 	}
@@ -125,6 +144,7 @@ func (t *Terminal) frame(dst *Frame, offset int, cells bool) {
 	dst.graphemes, dst.extras = t.tables.graphemes, t.tables.extras
 	dst.Offset = offset
 	dst.HistLen = t.histLen()
+	dst.Pushed = t.hist.pushed
 	dst.Cursor = Cursor{X: t.cur.x, Y: t.cur.y, Visible: t.cursorVisible, Style: t.cursorStyle}
 	dst.Modes = t.modes()
 	dst.Held, dst.HeldUntil = false, time.Time{}

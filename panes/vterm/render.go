@@ -88,6 +88,10 @@ func (t *Terminal) cellsView(offset int, cells bool, dst [][]Cell, raw [][]cell,
 func (t *Terminal) HistoryLine(i int, styled bool) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.historyLine(i, styled)
+}
+
+func (t *Terminal) historyLine(i int, styled bool) string {
 	if i < 0 || i >= t.histLen() {
 		return ""
 	}

@@ -223,10 +223,13 @@ func (t *Terminal) reflowMain(cols, rows int, mc *cursor) {
 	if newCurLine < top {
 		newCurLine, newCurX = top, 0
 	}
+	// The rows are rewrapped, not new: the count of lines pushed stays.
+	pushed := t.hist.pushed
 	t.hist.reset()
 	for i := 0; i < top; i++ {
 		t.hist.push(out.get(i), out.wrapped[i])
 	}
+	t.hist.pushed = pushed
 	ns := newScreen(cols, rows)
 	for y := 0; y < rows && top+y < len(out.offs); y++ {
 		ln := ns.row(y)

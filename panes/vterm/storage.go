@@ -90,6 +90,10 @@ type history struct {
 	n     int
 	buf   []byte
 	wpos  int // next write offset in buf
+	// pushed counts the rows pushed in less those taken back (popNewest):
+	// history row i is line pushed-n+i of the pane's output, whatever the
+	// cap dropped, so a view anchored to a line can follow it (Frame.Pushed).
+	pushed uint64
 }
 
 type histLine struct {
@@ -202,6 +206,7 @@ func (h *history) push(enc []byte, wrapped bool) {
 		h.idx[j-len(h.idx)] = hl
 	}
 	h.n++
+	h.pushed++
 }
 
 // popNewest removes the newest row (the screen grew and took it back).
@@ -210,6 +215,7 @@ func (h *history) popNewest() {
 		return
 	}
 	h.n--
+	h.pushed--
 	if h.n == 0 {
 		h.reset()
 		return
