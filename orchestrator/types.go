@@ -82,6 +82,7 @@ type PaneView struct {
 type PaneReader interface {
 	Frame(dst *vterm.Frame, offset int)
 	FrameRows(dst *vterm.Frame, offset int)
+	FrameRowsFrom(dst *vterm.Frame, offset int, pushed uint64)
 	Size() (cols, rows int)
 	Modes() vterm.Modes
 	ScrollbackLen() int
@@ -117,6 +118,10 @@ func (r readOnly) EncodeKey(k uv.Key) []byte              { return r.t.EncodeKey
 func (r readOnly) EncodeMouse(ev vterm.MouseEvent) []byte { return r.t.EncodeMouse(ev) }
 func (r readOnly) EncodePaste(s string) []byte            { return r.t.EncodePaste(s) }
 func (r readOnly) EncodeFocus(focused bool) []byte        { return r.t.EncodeFocus(focused) }
+
+func (r readOnly) FrameRowsFrom(dst *vterm.Frame, offset int, pushed uint64) {
+	r.t.FrameRowsFrom(dst, offset, pushed)
+}
 
 // Snapshot is a consistent, immutable view of the engine for the UI: plain
 // data, and each visible pane's terminal behind a PaneReader.

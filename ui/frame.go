@@ -178,12 +178,17 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			if view == nil {
 				view = new(vterm.Frame)
 			}
-			if s != nil {
-				pf.offset = s.offset
-			}
 			// One lock per pane per frame: rows, cursor and modes all come
 			// from this copy.
-			p.Term.FrameRows(view, pf.offset)
+			if s != nil {
+				// Anchored in the copy itself: lines pushed since the last
+				// frame move the view back with them.
+				p.Term.FrameRowsFrom(view, s.offset, s.pushed)
+				s.offset, s.pushed = view.Offset, view.Pushed
+				pf.offset = view.Offset
+			} else {
+				p.Term.FrameRows(view, 0)
+			}
 			pf.term, pf.view, pf.seq = p.Term, view, view.Seq
 		}
 		// The engine names the pane (its title, else the title its program

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -256,4 +257,42 @@ func TestKeymapMarkdown(t *testing.T) {
 			t.Errorf("KEYS.md lacks %q", want)
 		}
 	}
+}
+
+// TestScrolledViewStaysPutAtTheScrollbackCap: once a flooding pane's
+// history is full, every new line drops the oldest and the history's
+// length stays the same; a view scrolled back keeps showing the same lines
+// all the same, until they are dropped.
+func TestScrolledViewStaysPutAtTheScrollbackCap(t *testing.T) {
+	m, _ := newTestModel(t, testSnapshot())
+	term := m.snap.Panes[0].Term.(*vterm.Terminal) // 38x9, 100 lines of history
+	for i := range 300 {
+		_, _ = term.Write([]byte("line-" + strconv.Itoa(i) + "\r\n"))
+	}
+	refreshFrom(m)
+	m.enterScroll("a1", false)
+	m.scrollBy("a1", 40)
+	refreshFrom(m)
+	before := paneContent(m, m.snap.Panes[0].Box)
+	if !strings.Contains(before, "line-255") {
+		t.Fatalf("the view 40 lines back does not show line-255:\n%s", before)
+	}
+	for i := 300; i < 330; i++ {
+		_, _ = term.Write([]byte("line-" + strconv.Itoa(i) + "\r\n"))
+	}
+	refreshFrom(m)
+	if after := paneContent(m, m.snap.Panes[0].Box); after != before {
+		t.Errorf("30 new lines moved the scrolled view:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// paneContent is the text inside box on the model's screen.
+func paneContent(m *Model, box layout.Rect) string {
+	rows := screenRows(m.final)
+	var out []string
+	for y := box.Y + 1; y < box.Y+box.H-1 && y < len(rows); y++ {
+		r := []rune(rows[y])
+		out = append(out, string(r[min(box.X+1, len(r)):min(box.X+box.W-1, len(r))]))
+	}
+	return strings.Join(out, "\n")
 }

@@ -17,9 +17,11 @@ type scrollState struct {
 	// offset is how many lines the view is scrolled back; 0 is the live
 	// screen (the pane stays in scrollback mode until the user leaves).
 	offset int
-	// histLen is the history length offset was last anchored to: when new
-	// output pushes lines into history the view keeps showing the same lines.
-	histLen int
+	// pushed is the count of lines pushed into history (vterm's
+	// Frame.Pushed) that offset refers to: the frame copy moves the view
+	// back by the lines pushed since, under the terminal's lock, so new
+	// output never shifts what a scrolled-back view shows (buildInput).
+	pushed uint64
 	// byWheel is set when the mouse wheel entered the mode; scrolling back
 	// down to the live screen then leaves it, as in tmux.
 	byWheel bool
@@ -58,9 +60,20 @@ func (m *Model) enterScroll(id string, byWheel bool) *scrollState {
 	if p == nil || p.Term == nil {
 		return nil
 	}
-	s := &scrollState{histLen: p.Term.ScrollbackLen(), byWheel: byWheel, match: -1}
+	s := &scrollState{byWheel: byWheel, match: -1, pushed: m.shownPushed(id)}
 	m.scroll[id] = s
 	return s
+}
+
+// shownPushed is the Pushed of the copy of pane id drawn last: what the
+// user sees, so what a first scroll back counts from.
+func (m *Model) shownPushed(id string) uint64 {
+	for i := range m.in.panes {
+		if pf := &m.in.panes[i]; pf.id == id && pf.view != nil {
+			return pf.view.Pushed
+		}
+	}
+	return 0
 }
 
 // exitScroll returns pane id to its live screen.
@@ -68,21 +81,13 @@ func (m *Model) exitScroll(id string) {
 	delete(m.scroll, id)
 }
 
-// syncScroll keeps every scrolled view anchored to its lines while output
-// arrives, and forgets panes no longer on screen.
+// syncScroll forgets the scrolled views of panes no longer on screen. (A
+// view stays anchored to its lines in the frame copy: see buildInput.)
 func (m *Model) syncScroll() {
-	for id, s := range m.scroll {
-		p := m.pane(id)
-		if p == nil || p.Term == nil {
+	for id := range m.scroll {
+		if p := m.pane(id); p == nil || p.Term == nil {
 			delete(m.scroll, id)
-			continue
 		}
-		n := p.Term.ScrollbackLen()
-		if s.offset > 0 && n > s.histLen {
-			s.offset += n - s.histLen
-		}
-		s.histLen = n
-		s.offset = min(s.offset, n)
 	}
 }
 
@@ -94,7 +99,6 @@ func (m *Model) scrollBy(id string, delta int) {
 		return
 	}
 	n := p.Term.ScrollbackLen()
-	s.histLen = n
 	s.offset = max(0, min(n, s.offset+delta))
 	if s.offset == 0 && s.byWheel && delta < 0 {
 		m.exitScroll(id)
@@ -188,7 +192,6 @@ func (m *Model) search(id, query string, backward bool) {
 		newTop := line - rows/3
 		s.offset = max(0, min(n, n-newTop))
 	}
-	s.histLen = n
 	m.refreshInput()
 }
 
