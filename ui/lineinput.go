@@ -1,150 +1,102 @@
 package ui
 
 import (
-	"strings"
-
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
-// lineInput is a one-line text editor for prompts: emacs-style motions,
-// paste, and horizontal scrolling. The terminal's real cursor marks the
-// insertion point, so there is no blink timer.
+// lineInput is the one-line text editor of the prompts: the Bubbles text
+// input does the editing (emacs-style motions and deletions, paste with
+// line breaks and tabs made spaces, a length limit), and lineInput draws
+// its value into cells, scrolled so the insertion point shows. The
+// terminal's real cursor marks the insertion point, so there is no blink
+// timer, and no key reads the system clipboard: the terminal pastes.
 type lineInput struct {
-	prompt      string
-	placeholder string
-	value       []rune
-	pos         int // insertion point, in runes
-	width       int // cells available for prompt and text
-	limit       int // maximum runes; 0 = none
+	ti    textinput.Model
+	width int // cells available for prompt and text
+}
+
+// newLineInput is an empty, focused input with prompt and placeholder.
+func newLineInput(prompt, placeholder string, limit int) lineInput {
+	ti := textinput.New()
+	ti.Prompt = prompt
+	ti.Placeholder = placeholder
+	ti.CharLimit = limit
+	ti.SetVirtualCursor(false)
+	// ctrl+v would read the clipboard with a helper program; the terminal
+	// pastes (bracketed) on its own. The suggestion keys have nothing to do.
+	ti.KeyMap.Paste = key.NewBinding(key.WithDisabled())
+	ti.KeyMap.AcceptSuggestion = key.NewBinding(key.WithDisabled())
+	ti.KeyMap.NextSuggestion = key.NewBinding(key.WithDisabled())
+	ti.KeyMap.PrevSuggestion = key.NewBinding(key.WithDisabled())
+	ti.Focus()
+	return lineInput{ti: ti, width: 1}
 }
 
 // Value returns the text entered.
-func (l *lineInput) Value() string { return string(l.value) }
+func (l *lineInput) Value() string { return l.ti.Value() }
 
 // SetWidth sets the cells available to the line.
 func (l *lineInput) SetWidth(w int) { l.width = max(w, 1) }
 
-// insert adds text at the insertion point; line breaks and other control
-// characters become spaces (a prompt is one line).
-func (l *lineInput) insert(s string) {
-	rs := []rune(strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s))
-	if l.limit > 0 && len(l.value)+len(rs) > l.limit {
-		rs = rs[:max(l.limit-len(l.value), 0)]
-	}
-	l.value = append(l.value[:l.pos], append(rs, l.value[l.pos:]...)...)
-	l.pos += len(rs)
-}
-
-// wordLeft is the start of the word before the insertion point.
-func (l *lineInput) wordLeft() int {
-	i := l.pos
-	for i > 0 && l.value[i-1] == ' ' {
-		i--
-	}
-	for i > 0 && l.value[i-1] != ' ' {
-		i--
-	}
-	return i
-}
-
-// wordRight is the end of the word after the insertion point.
-func (l *lineInput) wordRight() int {
-	i := l.pos
-	for i < len(l.value) && l.value[i] == ' ' {
-		i++
-	}
-	for i < len(l.value) && l.value[i] != ' ' {
-		i++
-	}
-	return i
-}
-
-// Update edits the line for a key press or paste.
+// Update edits the line for a key press or paste. Keys with ctrl or alt
+// that the input has no binding for type nothing.
 func (l *lineInput) Update(msg tea.Msg) {
-	switch msg := msg.(type) {
-	case tea.PasteMsg:
-		l.insert(msg.Content)
-	case tea.KeyPressMsg:
-		switch msg.Keystroke() {
-		case "left", "ctrl+b":
-			l.pos = max(l.pos-1, 0)
-		case "right", "ctrl+f":
-			l.pos = min(l.pos+1, len(l.value))
-		case "home", "ctrl+a":
-			l.pos = 0
-		case "end", "ctrl+e":
-			l.pos = len(l.value)
-		case "alt+left", "alt+b", "ctrl+left":
-			l.pos = l.wordLeft()
-		case "alt+right", "alt+f", "ctrl+right":
-			l.pos = l.wordRight()
-		case "backspace", "ctrl+h":
-			if l.pos > 0 {
-				l.value = append(l.value[:l.pos-1], l.value[l.pos:]...)
-				l.pos--
-			}
-		case "delete", "ctrl+d":
-			if l.pos < len(l.value) {
-				l.value = append(l.value[:l.pos], l.value[l.pos+1:]...)
-			}
-		case "ctrl+w", "alt+backspace":
-			i := l.wordLeft()
-			l.value = append(l.value[:i], l.value[l.pos:]...)
-			l.pos = i
-		case "ctrl+u":
-			l.value = append(l.value[:0], l.value[l.pos:]...)
-			l.pos = 0
-		case "ctrl+k":
-			l.value = l.value[:l.pos]
-		default:
-			if msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0 {
-				l.insert(msg.Text)
-			}
-		}
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.Mod&^(tea.ModShift|tea.ModCapsLock) != 0 && !l.bound(k) {
+		return
 	}
+	// The input's commands are the virtual cursor's blinks and the
+	// clipboard's reads, both turned off.
+	l.ti, _ = l.ti.Update(msg)
+}
+
+// bound reports whether k is one of the input's editing keys.
+func (l *lineInput) bound(k tea.KeyPressMsg) bool {
+	km := l.ti.KeyMap
+	return key.Matches(k, km.CharacterForward, km.CharacterBackward, km.WordForward, km.WordBackward,
+		km.DeleteWordBackward, km.DeleteWordForward, km.DeleteAfterCursor, km.DeleteBeforeCursor,
+		km.DeleteCharacterBackward, km.DeleteCharacterForward, km.LineStart, km.LineEnd)
 }
 
 // view renders the prompt and the part of the text around the insertion
 // point that fits, and returns the cursor's cell column.
 func (l *lineInput) view(textSt, placeholderSt termrt.Style) (line, int) {
-	pw := ansi.StringWidth(l.prompt)
+	prompt := l.ti.Prompt
+	pw := ansi.StringWidth(prompt)
 	room := max(l.width-pw-1, 1) // one cell for the cursor at the end
-	if len(l.value) == 0 {
-		out := plain(l.prompt)
-		if l.placeholder != "" {
-			out = append(out, span{text: ansi.Truncate(l.placeholder, room, "…"), st: placeholderSt})
+	value := []rune(l.ti.Value())
+	if len(value) == 0 {
+		out := plain(prompt)
+		if l.ti.Placeholder != "" {
+			out = append(out, span{text: ansi.Truncate(l.ti.Placeholder, room, "…"), st: placeholderSt})
 		}
 		return out, pw
 	}
+	pos := min(l.ti.Position(), len(value))
 	// Scroll so the insertion point is visible: start from the cursor and
 	// take as much text to its left as fits.
-	start := l.pos
-	w := 0
+	start, w := pos, 0
 	for start > 0 {
-		cw := ansi.StringWidth(string(l.value[start-1]))
+		cw := ansi.StringWidth(string(value[start-1]))
 		if w+cw > room {
 			break
 		}
 		w += cw
 		start--
 	}
-	end := l.pos
-	for end < len(l.value) {
-		cw := ansi.StringWidth(string(l.value[end]))
+	end := pos
+	for end < len(value) {
+		cw := ansi.StringWidth(string(value[end]))
 		if w+cw > room {
 			break
 		}
 		w += cw
 		end++
 	}
-	before := string(l.value[start:l.pos])
-	return line{{text: l.prompt}, {text: before + string(l.value[l.pos:end]), st: textSt}}, pw + ansi.StringWidth(before)
+	before := string(value[start:pos])
+	return line{{text: prompt}, {text: before + string(value[pos:end]), st: textSt}}, pw + ansi.StringWidth(before)
 }

@@ -54,7 +54,7 @@ func newSearchPrompt(id string, backward bool, w, h int, st uiStyles) *promptOve
 }
 
 func (p *promptOverlay) init(prompt, placeholder string) {
-	p.input = lineInput{prompt: prompt, placeholder: placeholder, limit: 4096}
+	p.input = newLineInput(prompt, placeholder, 4096)
 }
 
 // SetSize implements overlay.
