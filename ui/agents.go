@@ -201,7 +201,7 @@ func (a *agentsOverlay) Cursor() *tea.Cursor { return nil }
 
 // HelpKeys implements overlay.
 func (a *agentsOverlay) HelpKeys() string {
-	return "↑↓ select · enter show · x close · esc back"
+	return hints(hintRoom(a.boxW), hint("↑↓", "select"), hint("enter", "show"), hint("x", "close"), hint("esc", "back"))
 }
 
 // padTo pads s with spaces to w cells (fmt pads by bytes, and the tree's

@@ -67,4 +67,6 @@ func (c *confirmOverlay) View() ([][]vterm.Cell, int, int) {
 func (c *confirmOverlay) Cursor() *tea.Cursor { return nil }
 
 // HelpKeys implements overlay.
-func (c *confirmOverlay) HelpKeys() string { return "y yes · n no" }
+func (c *confirmOverlay) HelpKeys() string {
+	return hints(hintRoom(c.boxW), hint("y", "yes"), hint("n", "no"))
+}

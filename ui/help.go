@@ -93,4 +93,6 @@ func (o *helpOverlay) View() ([][]vterm.Cell, int, int) {
 func (o *helpOverlay) Cursor() *tea.Cursor { return nil }
 
 // HelpKeys implements overlay.
-func (o *helpOverlay) HelpKeys() string { return "↑↓ scroll · esc close" }
+func (o *helpOverlay) HelpKeys() string {
+	return hints(hintRoom(o.boxW), hint("↑↓", "scroll"), hint("esc", "close"))
+}

@@ -2,7 +2,10 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
 )
 
 // keyMode is the context in which a binding applies.
@@ -214,41 +217,69 @@ type keyPress interface {
 	Keystroke() string
 }
 
+// keyBindings are the keymap's rows as Bubbles key bindings, index for
+// index: their keys (with the "prefix" token) and their help, the keys as
+// shown and the description. Key routing matches against them, and the
+// help overlay and docs/KEYS.md are drawn from their help.
+var keyBindings = func() []key.Binding {
+	out := make([]key.Binding, len(keymap))
+	for i, b := range keymap {
+		label := strings.Join(b.keys, ", ")
+		if b.action == actFocusNumber {
+			label = "0 … 9"
+		}
+		out[i] = key.NewBinding(key.WithKeys(b.keys...), key.WithHelp(label, b.desc))
+	}
+	return out
+}()
+
+// keystroke shows a key press as its keystroke ("shift+a" for a capital
+// A), the second form a binding's keys are matched against.
+type keystroke struct{ k keyPress }
+
+func (k keystroke) String() string { return k.k.Keystroke() }
+
+// withPrefix is kb with the "prefix" token replaced by the prefix key.
+func withPrefix(kb key.Binding, prefix string) key.Binding {
+	keys := kb.Keys()
+	if !slices.Contains(keys, prefixToken) {
+		return kb
+	}
+	keys = slices.Clone(keys)
+	for i, k := range keys {
+		if k == prefixToken {
+			keys[i] = prefix
+		}
+	}
+	kb.SetKeys(keys...)
+	return kb
+}
+
 // lookup returns the binding for k in mode, or nil. prefix is the configured
 // prefix key, which the "prefix" token stands for; opts are the optional
-// bindings turned on.
+// bindings turned on. Both the key's name ("?") and its keystroke
+// ("ctrl+b") are matched.
 func lookup(mode keyMode, k keyPress, prefix string, opts keyOptions) *binding {
-	s, ks := k.String(), k.Keystroke()
 	for i := range keymap {
 		b := &keymap[i]
 		if b.mode != mode || !opts.has(b.opt) {
 			continue
 		}
-		for _, key := range b.keys {
-			if key == prefixToken {
-				key = prefix
-			}
-			if key == s || key == ks {
-				return b
-			}
+		kb := withPrefix(keyBindings[i], prefix)
+		if key.Matches(k, kb) || key.Matches(keystroke{k}, kb) {
+			return b
 		}
 	}
 	return nil
 }
 
-// keysLabel renders a binding's keys for humans, naming the prefix.
-func keysLabel(b binding, prefix string) string {
-	if b.action == actFocusNumber {
-		return "0 … 9"
+// keysLabel renders row i's keys for humans, naming the prefix.
+func keysLabel(i int, prefix string) string {
+	label := keyBindings[i].Help().Key
+	if slices.Contains(keymap[i].keys, prefixToken) {
+		label = strings.ReplaceAll(label, prefixToken, prefix)
 	}
-	labels := make([]string, len(b.keys))
-	for i, k := range b.keys {
-		if k == prefixToken {
-			k = prefix
-		}
-		labels[i] = k
-	}
-	return strings.Join(labels, ", ")
+	return label
 }
 
 // helpSection is one titled block of the help overlay and the docs.
@@ -264,13 +295,14 @@ func helpSections(prefix string, opts keyOptions, all bool) []helpSection {
 	var out []helpSection
 	for _, m := range modeNames {
 		sec := helpSection{title: m.title, intro: m.intro}
-		for _, b := range keymap {
+		for i, b := range keymap {
+			desc := keyBindings[i].Help().Desc
 			switch {
 			case b.mode != m.mode:
 			case all:
-				sec.rows = append(sec.rows, [2]string{keysLabel(b, prefix), b.desc + optionNote(b.opt)})
+				sec.rows = append(sec.rows, [2]string{keysLabel(i, prefix), desc + optionNote(b.opt)})
 			case opts.has(b.opt):
-				sec.rows = append(sec.rows, [2]string{keysLabel(b, prefix), b.desc})
+				sec.rows = append(sec.rows, [2]string{keysLabel(i, prefix), desc})
 			}
 		}
 		if len(sec.rows) > 0 {

@@ -104,4 +104,7 @@ func (p *promptOverlay) Cursor() *tea.Cursor {
 }
 
 // HelpKeys implements overlay.
-func (p *promptOverlay) HelpKeys() string { return "enter run · esc cancel" }
+func (p *promptOverlay) HelpKeys() string {
+	enter := map[promptPurpose]string{promptNewAgent: "run", promptSearch: "search", promptGoTo: "go"}[p.purpose]
+	return hints(hintRoom(p.boxW), hint("enter", enter), hint("esc", "cancel"))
+}
