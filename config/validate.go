@@ -27,7 +27,7 @@ var Grants = []string{"read", "wait", "send", "close", "signal", "all"}
 // may list.
 var MCPTools = []string{
 	"spawn_agent", "list_agents", "read_agent_output", "send_to_agent", "wait_agent",
-	"close_agent", "set_status", "agent_events", "list_kinds",
+	"close_agent", "set_status", "agent_events", "list_kinds", "loop_agent",
 }
 
 // BuiltinThemes are the themes compiled into the binary, and "auto" (light

@@ -34,7 +34,9 @@ func policyRules(cfg config.Config) []policy.Rule {
 // applied as Signal does.
 func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.Ask) (agentstate.Decision, error) {
 	var d agentstate.Decision
-	if info, ok := e.Agent(id); ok && e.pol.Rules() > 0 && !info.State.Finished() {
+	info, ok := e.Agent(id)
+	live := ok && !info.State.Finished()
+	if live && e.pol.Rules() > 0 {
 		var warns []policy.Warning
 		d, warns = e.pol.DecideAll(policy.Agent{ID: info.ID, Kind: info.Kind, Cwd: info.Cwd}, ask, e.now())
 		for _, w := range warns {
@@ -52,6 +54,11 @@ func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.As
 		if ld, ok := e.loopOnStop(id, cli, ask); ok {
 			d = ld
 		}
+	}
+	if live {
+		// What its children did since its last hook, if this answer can
+		// carry it.
+		d = e.noticeAnswer(id, cli, ask, d)
 	}
 	if !sig.Empty() {
 		// The state goes through the reconciler. A busy one (a start that

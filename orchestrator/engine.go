@@ -50,6 +50,7 @@ type Engine struct {
 	pol     *policy.Engine
 	turns   turnBoard
 	loops   loopBoard
+	notices noticeBoard
 	tmuxOn  bool // the tmux entry point is on every child's PATH (tmuxenv.go)
 	// paneReqs are the notifications and clipboard writes of panes'
 	// programs, for the UIs to forward.

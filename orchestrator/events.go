@@ -143,6 +143,12 @@ func (e *Engine) apply(a *agent, ev evidence) {
 			e.st.lastWaiting = a.id
 		}
 		e.loopTick(a) // a continuation waits for idle; an end ends the loop
+		if event, text, ok := noticeOfState(a, old.State); ok {
+			e.notify(a.id, a.parent, event, a.f.State, a.code, text)
+		}
+		if a.f.State.Finished() {
+			e.status.Set(noticeStatusKey(a.id), "", a.id, "agentgrid", 0) // nobody left to tell
+		}
 	}
 	if a.f.State != old.State || a.f.Source != old.Source {
 		e.updateTimer(a)

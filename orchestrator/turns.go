@@ -110,6 +110,7 @@ func (e *Engine) noteTurn(id string, ask agentstate.Ask) {
 		return
 	}
 	if info, ok := e.Agent(id); ok {
+		e.notify(info.ID, info.Parent, control.NoticeTurn, info.State, nil, info.ID+" finished a turn: "+summary)
 		e.bus.Publish(hooks.Event{Type: hooks.EventAgentTurnDone, Time: e.now(), Session: e.opts.Session, Agent: &hooks.AgentRef{
 			ID: info.ID, Title: info.Title, Kind: info.Kind, State: string(info.State), Why: info.Why, Source: info.Source,
 			Created: info.Created, Started: info.Started, Summary: summary,

@@ -52,4 +52,8 @@ type Decision struct {
 	Action  Action `json:"action,omitempty"`
 	Message string `json:"message,omitempty"`
 	Policy  string `json:"policy,omitempty"`
+	// Notices is the Seq of the last notice about the agent's children the
+	// message carries; the hook acknowledges it once the answer is printed,
+	// and the session offers unacknowledged notices again.
+	Notices int64 `json:"notices,omitempty"`
 }

@@ -36,7 +36,18 @@ func answer(client *control.Client, stdout io.Writer, getenv func(string) string
 		hookLog(getenv, "agentgrid hook %s for %s: no decision at %s, the agent goes ahead: %v", cli, id, ask.Point, err)
 		return
 	}
-	if out := registry.Answer(cli, ask, d); len(out) > 0 {
-		_, _ = stdout.Write(append(out, '\n'))
+	out := registry.Answer(cli, ask, d)
+	if len(out) == 0 {
+		return
+	}
+	if _, err := stdout.Write(append(out, '\n')); err != nil || d.Notices == 0 {
+		return
+	}
+	// The notices about its children reached the CLI: say so, or the
+	// session offers them again on the next hook.
+	actx, acancel := context.WithTimeout(context.Background(), hookSendBudget)
+	defer acancel()
+	if err := client.Ack(actx, id, d.Notices); err != nil {
+		hookLog(getenv, "agentgrid hook %s for %s: acknowledge the notices: %v", cli, id, err)
 	}
 }

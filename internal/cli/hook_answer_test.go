@@ -127,3 +127,41 @@ func TestRunHookFallsBackToSignalOnAnOlderSession(t *testing.T) {
 		t.Errorf("requests %v, want agent.decide then agent.signal", methods)
 	}
 }
+
+// An answer that carries notices about the agent's children is
+// acknowledged once printed, so the session counts them delivered; one
+// that carries none sends no acknowledgement.
+func TestHookAcknowledgesNotices(t *testing.T) {
+	for _, seq := range []int64{7, 0} {
+		sock, reqs := answeringSession(t, func(req control.Request) *control.Response {
+			var res json.RawMessage
+			if req.Method == control.MethodAgentDecide {
+				res, _ = json.Marshal(map[string]any{"action": "hint", "message": "agentgrid: a5 finished (exit 0)", "policy": "notices", "notices": seq})
+			} else {
+				res = json.RawMessage(`{"ok":true}`)
+			}
+			return &control.Response{JSONRPC: "2.0", ID: req.ID, Result: res}
+		})
+		env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "main", "XDG_STATE_HOME": t.TempDir()})
+		var out bytes.Buffer
+		runHookTo([]string{"claude"}, strings.NewReader(`{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"next"}`), &out, env, time.Now())
+		if !strings.Contains(out.String(), `"additionalContext":"agentgrid: a5 finished (exit 0)"`) {
+			t.Errorf("printed %q, want the notice as context", out.String())
+		}
+		if r := <-reqs; r.Method != control.MethodAgentDecide {
+			t.Fatalf("first request %s", r.Method)
+		}
+		select {
+		case r := <-reqs:
+			var p control.AckParams
+			_ = json.Unmarshal(r.Params, &p)
+			if seq == 0 || r.Method != control.MethodAgentAck || p.ID != "main" || p.Seq != seq {
+				t.Errorf("after the answer (notices %d): %s %+v", seq, r.Method, p)
+			}
+		default:
+			if seq != 0 {
+				t.Errorf("no agent.ack after an answer carrying notices up to %d", seq)
+			}
+		}
+	}
+}

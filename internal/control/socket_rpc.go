@@ -182,7 +182,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen, MethodSessionKinds}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen, MethodSessionKinds, MethodAgentEvents, MethodAgentAck}
 }
 
 func isNull(b json.RawMessage) bool { return string(b) == "null" }

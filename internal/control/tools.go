@@ -16,10 +16,11 @@ const (
 	ToolStatus = "set_status"
 	ToolEvents = "agent_events"
 	ToolKinds  = "list_kinds"
+	ToolLoop   = "loop_agent"
 )
 
 // MCPTools lists every MCP tool, in the order the server offers them.
-var MCPTools = []string{ToolSpawn, ToolList, ToolRead, ToolSend, ToolWait, ToolClose, ToolStatus, ToolEvents, ToolKinds}
+var MCPTools = []string{ToolSpawn, ToolList, ToolRead, ToolSend, ToolWait, ToolClose, ToolStatus, ToolEvents, ToolKinds, ToolLoop}
 
 // methodTools maps a method to the MCP tool that stands for it. Methods not
 // listed (session.info, agent.signal and agent.decide, which an agent's own
@@ -37,6 +38,7 @@ var methodTools = map[string]string{
 	MethodStatusSet:     ToolStatus,
 	MethodAgentEvents:   ToolEvents,
 	MethodSessionKinds:  ToolKinds,
+	MethodAgentLoop:     ToolLoop,
 }
 
 // ToolOf is the MCP tool behind a method, "" for a method that needs none.

@@ -33,7 +33,9 @@ with a prompt), watch them with
 list_agents and wait_agent (it returns within 50 seconds; call it again while
 agents are still running), read what an agent printed with read_agent_output, answer
 an agent that is waiting with send_to_agent, and close_agent when you no longer
-need one. set_status puts a short note in the session's status line. loop_agent keeps an
+need one. agent_events tells you what the agents you started did since you last
+asked (finished turns, exits, waits); the same notices also reach you as context
+on your next turn. set_status puts a short note in the session's status line. loop_agent keeps an
 agent on its task until it writes a completion promise, within a bound you give.`
 
 // Run serves the agentgrid MCP tools over newline-delimited JSON-RPC on
@@ -78,6 +80,10 @@ type (
 	}
 	idInput struct {
 		ID string `json:"id"`
+	}
+	eventsInput struct {
+		Cursor         int64   `json:"cursor,omitempty"`
+		TimeoutSeconds float64 `json:"timeout_seconds,omitempty"`
 	}
 	statusInput struct {
 		Key   string `json:"key"`
@@ -126,6 +132,13 @@ var toolSchemas = map[string]string{
     "timeout_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 50, "description": "longest wait (default and maximum 50)"},
     "until": {"type": "string", "enum": ["exit", "turn", "idle", "waiting", "any"], "description": "what to wait for: exit (default), turn (the agent CLI answered its prompt; last_turn has the first line), idle, waiting (for input), or any of these"},
     "any": {"type": "boolean", "description": "return when one of the agents got there, not all"}
+  }
+}`,
+	"agent_events": `{
+  "type": "object", "additionalProperties": false,
+  "properties": {
+    "cursor": {"type": "integer", "minimum": 0, "description": "the cursor of the previous call; 0 (default) for every notice kept"},
+    "timeout_seconds": {"type": "number", "minimum": 0, "maximum": 50, "description": "wait this long for a notice when there is none yet (default 0: answer at once)"}
   }
 }`,
 	"close_agent": `{
@@ -190,6 +203,12 @@ func New(client *control.Client) *mcp.Server {
 		InputSchema: schema("wait_agent"),
 		Annotations: withTitle(readOnly, "Wait for agents"),
 	}, guard(t.wait))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "agent_events",
+		Description: "Notices about the agents you started, oldest first: a finished turn (with its first line), an exit (with its code), a wait for input (with the reason). Pass the returned cursor to the next call to get only newer ones; with timeout_seconds it waits for the next notice.",
+		InputSchema: schema("agent_events"),
+		Annotations: withTitle(readOnly, "Agent events"),
+	}, guard(t.events))
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "close_agent",
 		Description: "Stop an agent's process (SIGHUP, then SIGTERM, then SIGKILL) and close its pane. Its output log stays on disk.",
@@ -391,6 +410,27 @@ func (t mcpTools) wait(ctx context.Context, in waitInput) (any, error) {
 		if !exit {
 			out.Note = "not there yet; call wait_agent again to keep waiting"
 		}
+	}
+	return out, nil
+}
+
+func (t mcpTools) events(ctx context.Context, in eventsInput) (any, error) {
+	var timeout time.Duration
+	if in.TimeoutSeconds > 0 {
+		timeout = secondsDuration(in.TimeoutSeconds, time.Millisecond, MaxWaitAgent)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout+mcpCallTimeout)
+	defer cancel()
+	res, err := t.c.Events(ctx, control.EventsParams{Cursor: in.Cursor, TimeoutMS: timeout.Milliseconds()})
+	if err != nil {
+		return nil, fmt.Errorf("read the notices: %w", err)
+	}
+	out := struct {
+		control.EventsResult
+		Note string `json:"note,omitempty"`
+	}{EventsResult: res}
+	if res.Dropped > 0 {
+		out.Note = fmt.Sprintf("%d older notices were dropped before you read them", res.Dropped)
 	}
 	return out, nil
 }
