@@ -2,8 +2,10 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -39,4 +41,58 @@ func TestNoTerminalSaysSoOnce(t *testing.T) {
 			t.Errorf("stderr %q repeats the program's name", res.stderr)
 		}
 	}
+}
+
+// TestCwdThatCannotBeEntered: spawn's --cwd names a directory the user
+// may not enter as such, before asking the session. Root enters any
+// directory, so as root the test runs itself again as the user nobody.
+func TestCwdThatCannotBeEntered(t *testing.T) {
+	if os.Geteuid() == 0 {
+		if os.Getenv("AGENTGRID_TEST_AS_NOBODY") != "" {
+			t.Fatal("still root after dropping to nobody")
+		}
+		dir, err := os.MkdirTemp("", "agentgrid-nobody-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		self, err := os.ReadFile(mustExecutable(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(dir, "cli.test")
+		if err := os.WriteFile(bin, self, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "-test.run=^TestCwdThatCannotBeEntered$", "-test.v")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "AGENTGRID_TEST_AS_NOBODY=1", "TMPDIR=/tmp", "HOME=/tmp")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestCwdThatCannotBeEntered") {
+			t.Fatalf("as nobody: %v\n%s", err, out)
+		}
+		return
+	}
+	locked := filepath.Join(t.TempDir(), "locked")
+	if err := os.Mkdir(locked, 0o000); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(locked, 0o700) })
+	_, err := resolveCwd(locked)
+	if err == nil || !strings.Contains(err.Error(), "--cwd "+locked+" cannot be entered") {
+		t.Fatalf("resolveCwd(%s) = %v", locked, err)
+	}
+}
+
+func mustExecutable(t *testing.T) string {
+	t.Helper()
+	p, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
