@@ -13,6 +13,11 @@ import (
 // pause for the user, or end the loop. The engine's side (loop_engine.go)
 // feeds it the turns, the user's keys and the clock.
 
+// typeSettle is the least time between a turn's end and a continuation
+// typed into the pane: the CLI finishes its end-of-turn work (its hook
+// runs, its input box comes back) before the first key arrives.
+const typeSettle = 300 * time.Millisecond
+
 // loopState is one agent's loop.
 type loopState struct {
 	spec      control.LoopSpec
@@ -34,7 +39,10 @@ type loopTurn struct {
 	// waiting is set when the agent waits for the user (a permission
 	// prompt, a question) as the turn ends.
 	waiting bool
-	now     time.Time
+	// answerable is set when the turn ended at a hook whose answer makes
+	// the CLI go on (Claude Code's Stop): a continuation can be that answer.
+	answerable bool
+	now        time.Time
 }
 
 // loopStep is the decision on a finished turn: the loop's new status and
@@ -44,6 +52,11 @@ type loopStep struct {
 	reason string
 	next   int // the next iteration, 0 when the loop does not continue
 	prompt string
+	// answer is set when the continuation goes out as the hook's answer;
+	// otherwise it is typed into the pane delay after the turn ended, once
+	// the agent is idle.
+	answer bool
+	delay  time.Duration
 	// notify is set on a pause the user has to act on.
 	notify bool
 }
@@ -70,12 +83,20 @@ func decideLoop(l loopState, t loopTurn) loopStep {
 		return loopStep{status: control.LoopStopped, reason: fmt.Sprintf("stopped: ran for %s without the promise", l.spec.For())}
 	}
 	next := l.iteration + 1
-	return loopStep{
+	step := loopStep{
 		status: control.LoopRunning,
 		reason: fmt.Sprintf("continued: iteration %d", next),
 		next:   next,
 		prompt: loopPrompt(l.spec, next),
 	}
+	// A cooldown cannot be spent inside a hook (it has 200 ms): the
+	// continuation is then typed.
+	if t.answerable && l.spec.Cooldown() == 0 {
+		step.answer = true
+	} else {
+		step.delay = max(l.spec.Cooldown(), typeSettle)
+	}
+	return step
 }
 
 // hasPromise reports whether said carries <promise>TEXT</promise> exactly.

@@ -11,11 +11,6 @@ import (
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
-// typeSettle is the least time between a turn's end and a continuation
-// typed into the pane: the CLI finishes its end-of-turn work (its hook
-// runs, its input box comes back) before the first key arrives.
-const typeSettle = 300 * time.Millisecond
-
 // loopEndedTTL is how long an ended loop stays in the border and the status
 // line.
 const loopEndedTTL = 5 * time.Minute
@@ -190,7 +185,7 @@ func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo,
 		if a.f.State != agentstate.Running {
 			// The paused turn is over: the next one starts now, if the
 			// bounds allow it.
-			e.applyLoopStep(id, l, decideLoop(l.loopState, loopTurn{now: now}), "")
+			e.applyLoopStep(id, l, decideLoop(l.loopState, loopTurn{now: now}))
 		}
 	}
 	info := l.info()
@@ -202,23 +197,22 @@ func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo,
 	return *info, nil
 }
 
-// applyLoopStep records a decision (board lock held). A continuation goes
-// out through the hook's answer when cli continues at Stop and there is no
-// cooldown: the returned prompt is then non-empty. Otherwise it is typed
-// into the pane later.
-func (e *Engine) applyLoopStep(id string, l *loopEntry, step loopStep, cli string) string {
+// applyLoopStep records a decision (board lock held) and returns the
+// prompt when it goes out as the hook's answer; a continuation to type is
+// armed here.
+func (e *Engine) applyLoopStep(id string, l *loopEntry, step loopStep) string {
 	l.set(step.status, step.reason, e.now())
 	if step.next == 0 {
 		l.cancel()
 		return ""
 	}
 	l.iteration, l.typed, l.answered = step.next, false, ""
-	if cli != "" && l.spec.CooldownMS == 0 && registry.ContinuesAtStop(cli) {
+	if step.answer {
 		l.cancel()
 		l.answered = step.prompt
 		return step.prompt
 	}
-	e.scheduleTyped(id, l, step.prompt, max(l.spec.Cooldown(), typeSettle))
+	e.scheduleTyped(id, l, step.prompt, step.delay)
 	return ""
 }
 
@@ -234,8 +228,10 @@ func (e *Engine) loopOnStop(id, cli string, ask agentstate.Ask) (agentstate.Deci
 		b.mu.Unlock()
 		return agentstate.Decision{}, false
 	}
-	step := decideLoop(l.loopState, loopTurn{said: ask.Said, waiting: before.State == agentstate.Waiting, now: e.now()})
-	prompt := e.applyLoopStep(id, l, step, cli)
+	step := decideLoop(l.loopState, loopTurn{
+		said: ask.Said, waiting: before.State == agentstate.Waiting, answerable: registry.ContinuesAtStop(cli), now: e.now(),
+	})
+	prompt := e.applyLoopStep(id, l, step)
 	info := l.info()
 	b.mu.Unlock()
 	e.log.Info("loop", "agent", id, "status", info.Status, "iteration", info.Iteration, "reason", info.Reason)

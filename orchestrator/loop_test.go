@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,8 @@ func TestDecideLoop(t *testing.T) {
 		iteration: 40, status: control.LoopRunning, started: t0}
 	typed := running(2)
 	typed.typed = true
+	cooled := running(2)
+	cooled.spec.CooldownMS = 30000
 	cases := []struct {
 		name   string
 		l      loopState
@@ -31,22 +34,27 @@ func TestDecideLoop(t *testing.T) {
 		next   int
 		notify bool
 		reason string // a part of the reason
+		via    string // how a continuation goes out: "answer", "type after D"
 	}{
-		{"no promise yet: continue", running(1), loopTurn{said: "Half the parser is ported.", now: t0}, control.LoopRunning, 2, false, "iteration 2"},
-		{"the promise ends it", running(2), loopTurn{said: "All ported.\n<promise>DONE</promise>", now: t0}, control.LoopSucceeded, 0, false, "iteration 2"},
+		{"no promise yet: continue", running(1), loopTurn{said: "Half the parser is ported.", now: t0}, control.LoopRunning, 2, false, "iteration 2", "type after 300ms"},
+		{"the promise ends it", running(2), loopTurn{said: "All ported.\n<promise>DONE</promise>", now: t0}, control.LoopSucceeded, 0, false, "iteration 2", ""},
 		// The prompt and the task carry the tag as its format; only what
 		// the assistant said counts, and a turn that said nothing goes on.
-		{"the promise in the prompt template does not count", running(1), loopTurn{said: "", now: t0}, control.LoopRunning, 2, false, ""},
-		{"a near miss is no promise", running(1), loopTurn{said: "<promise>DONE </promise> <promise>done</promise> DONE", now: t0}, control.LoopRunning, 2, false, ""},
-		{"the promise on the last iteration is a success", running(5), loopTurn{said: "<promise>DONE</promise>", now: t0}, control.LoopSucceeded, 0, false, "iteration 5"},
-		{"max reached without the promise stops", running(5), loopTurn{said: "more to do", now: t0}, control.LoopStopped, 0, false, "5 iterations"},
-		{"the user typed mid-loop: pause", typed, loopTurn{said: "<promise>DONE</promise>", now: t0}, control.LoopPaused, 0, false, "you typed"},
-		{"waiting for the user: pause and notify", running(3), loopTurn{said: "Which database?", waiting: true, now: t0}, control.LoopPaused, 0, true, "waiting for you"},
+		{"the promise in the prompt template does not count", running(1), loopTurn{said: "", now: t0}, control.LoopRunning, 2, false, "", "type after 300ms"},
+		{"a near miss is no promise", running(1), loopTurn{said: "<promise>DONE </promise> <promise>done</promise> DONE", now: t0}, control.LoopRunning, 2, false, "", "type after 300ms"},
+		{"the promise on the last iteration is a success", running(5), loopTurn{said: "<promise>DONE</promise>", now: t0}, control.LoopSucceeded, 0, false, "iteration 5", ""},
+		{"max reached without the promise stops", running(5), loopTurn{said: "more to do", now: t0}, control.LoopStopped, 0, false, "5 iterations", ""},
+		{"the user typed mid-loop: pause", typed, loopTurn{said: "<promise>DONE</promise>", now: t0}, control.LoopPaused, 0, false, "you typed", ""},
+		{"waiting for the user: pause and notify", running(3), loopTurn{said: "Which database?", waiting: true, now: t0}, control.LoopPaused, 0, true, "waiting for you", ""},
 		{"paused (Esc) stays paused", loopState{spec: spec, iteration: 2, status: control.LoopPaused, reason: "paused: interrupted by user"},
-			loopTurn{said: "stopped", now: t0}, control.LoopPaused, 0, false, "interrupted by user"},
-		{"a stopped loop stays stopped", loopState{spec: spec, iteration: 2, status: control.LoopStopped}, loopTurn{now: t0}, control.LoopStopped, 0, false, ""},
-		{"forever within its time goes on", forever, loopTurn{said: "x", now: t0.Add(59 * time.Minute)}, control.LoopRunning, 41, false, ""},
-		{"forever stops when its time is up", forever, loopTurn{said: "x", now: t0.Add(time.Hour)}, control.LoopStopped, 0, false, "ran for 1h0m0s"},
+			loopTurn{said: "stopped", now: t0}, control.LoopPaused, 0, false, "interrupted by user", ""},
+		{"a stopped loop stays stopped", loopState{spec: spec, iteration: 2, status: control.LoopStopped}, loopTurn{now: t0}, control.LoopStopped, 0, false, "", ""},
+		{"forever within its time goes on", forever, loopTurn{said: "x", now: t0.Add(59 * time.Minute)}, control.LoopRunning, 41, false, "", "type after 300ms"},
+		{"forever stops when its time is up", forever, loopTurn{said: "x", now: t0.Add(time.Hour)}, control.LoopStopped, 0, false, "ran for 1h0m0s", ""},
+		// How the continuation goes out: the answer of a hook that makes
+		// the CLI go on, else typed; a cooldown is always typed after it.
+		{"a Stop that continues the CLI: the answer", running(2), loopTurn{said: "x", answerable: true, now: t0}, control.LoopRunning, 3, false, "", "answer"},
+		{"a cooldown is typed after it, also for Claude", cooled, loopTurn{said: "x", answerable: true, now: t0}, control.LoopRunning, 3, false, "", "type after 30s"},
 	}
 	for _, c := range cases {
 		got := decideLoop(c.l, c.turn)
@@ -58,6 +66,18 @@ func TestDecideLoop(t *testing.T) {
 		}
 		if c.next == 0 && got.prompt != "" {
 			t.Errorf("%s: a loop that does not continue sends %q", c.name, got.prompt)
+		}
+		via := ""
+		switch {
+		case got.answer && got.delay == 0:
+			via = "answer"
+		case !got.answer && got.delay > 0:
+			via = "type after " + got.delay.String()
+		case got.answer || got.delay != 0:
+			via = fmt.Sprintf("answer %v and delay %s", got.answer, got.delay)
+		}
+		if via != c.via {
+			t.Errorf("%s: the continuation goes out as %q, want %q", c.name, via, c.via)
 		}
 	}
 }
