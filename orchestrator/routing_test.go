@@ -259,3 +259,45 @@ func TestQueueReasonNamesTheLimit(t *testing.T) {
 	}
 	waitAgent(t, e, d2, "started after the release", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
 }
+
+// TestCategoryGrantsAreWhatEveryRouteAllows: an agent spawned by category
+// holds only the grants and MCP tools that every kind it may fall back to
+// allows, so a fallback is never a way to more rights.
+func TestCategoryGrantsAreWhatEveryRouteAllows(t *testing.T) {
+	e := newTestEngine(t, nil, nil, func(c *config.Config) {
+		c.Kinds["lead"] = config.Kind{Command: []string{"cat"}, Grants: []string{"all"}}
+		c.Kinds["reader"] = config.Kind{Command: []string{"cat"}, Grants: []string{"read", "wait"}, MCPTools: []string{"list_agents", "wait_agent"}}
+		c.Kinds["worker"] = config.Kind{Command: []string{"cat"}, MCPTools: []string{"list_agents", "set_status"}}
+		c.Categories = map[string]config.Category{
+			"up":   {Kind: "reader", Fallback: []string{"lead"}},
+			"down": {Kind: "lead", Fallback: []string{"reader"}},
+			"mix":  {Kind: "reader", Fallback: []string{"worker"}},
+		}
+	})
+	e.Resize(120, 20)
+	cases := []struct {
+		cat    string
+		grants []string
+		tools  []string // nil: every tool
+	}{
+		{"up", []string{"read", "wait"}, []string{"list_agents", "wait_agent"}},
+		{"down", []string{"read", "wait"}, []string{"list_agents", "wait_agent"}},
+		{"mix", nil, []string{"list_agents"}},
+	}
+	for _, c := range cases {
+		in, err := e.Spawn(control.SpawnRequest{Category: c.cat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.auth.mu.RLock()
+		p := e.auth.byID[in.ID]
+		grants, tools := sortedNames(p.grants), p.tools
+		e.auth.mu.RUnlock()
+		if !slices.Equal(grants, c.grants) && (len(grants) != 0 || len(c.grants) != 0) {
+			t.Errorf("%s: grants %v, want %v", c.cat, grants, c.grants)
+		}
+		if got := sortedNames(tools); !slices.Equal(got, c.tools) {
+			t.Errorf("%s: tools %v, want %v", c.cat, got, c.tools)
+		}
+	}
+}
