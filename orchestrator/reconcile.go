@@ -402,8 +402,11 @@ func (e *Engine) publish() {
 	}
 	for _, id := range s.visible {
 		a := s.agents[id]
+		snap.Slots = append(snap.Slots, id)
 		if a.box.Empty() {
-			continue // hidden by a zoom
+			// Hidden by a zoom.
+			snap.Hidden = append(snap.Hidden, PaneView{Agent: snap.Agents[index[id]], Term: reader(a.term), Number: a.seq})
+			continue
 		}
 		snap.Panes = append(snap.Panes, PaneView{
 			Agent: snap.Agents[index[id]],

@@ -36,6 +36,8 @@ type Options struct {
 	Screen control.ScreenSource
 	// Buffers are the session's paste buffers, served on the socket.
 	Buffers *control.Buffers
+	// Attach serves the socket's session.attach: the session's terminals.
+	Attach control.Attacher
 	// Watchdog learns every agent's process group so that it can end them
 	// if the session dies without shutting down (internal/watchdog); nil
 	// for none.
@@ -135,10 +137,17 @@ type Snapshot struct {
 	// all read it.
 	Focus    string
 	TooSmall bool
-	Main     *PaneView           // nil if there is no main view
-	Panes    []PaneView          // visible agents, slot order
-	Agents   []control.AgentInfo // all agents (main excluded), in creation order
-	Counts   agentstate.Counts
+	Main     *PaneView  // nil if there is no main view
+	Panes    []PaneView // visible agents, slot order
+	// Hidden are the agents that hold a slot but are hidden by a zoom
+	// (empty Box), slot order: a client that lays the panes out at its own
+	// size and zoom shows them.
+	Hidden []PaneView
+	// Slots are the ids of the agents in the grid's slots, in slot order
+	// (Panes and Hidden together).
+	Slots  []string
+	Agents []control.AgentInfo // all agents (main excluded), in creation order
+	Counts agentstate.Counts
 	// Capacity is how many agent panes fit at the current size.
 	Capacity int
 	// WaitSeq counts transitions of any agent (main included) into waiting;

@@ -51,7 +51,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if b := lookup(modeDirect, k, m.prefix, m.keyOpts); b != nil {
 		return m.runAction(b.action, k)
 	}
-	m.sendKey(k)
+	if !m.readOnly {
+		m.sendKey(k)
+	}
 	return nil
 }
 
@@ -87,7 +89,7 @@ func (m *Model) onPaste(msg tea.PasteMsg) tea.Cmd {
 		return m.overlayMsg(msg)
 	}
 	p := m.focusedPane()
-	if p == nil || p.Term == nil || m.scroll[p.Agent.ID] != nil {
+	if p == nil || p.Term == nil || m.scroll[p.Agent.ID] != nil || m.readOnly {
 		return nil
 	}
 	if b := p.Term.EncodePaste(msg.Content); len(b) > 0 {
@@ -98,6 +100,9 @@ func (m *Model) onPaste(msg tea.PasteMsg) tea.Cmd {
 
 // runAction performs a prefix or direct binding.
 func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
+	if m.readOnly && !readOnlyAction(act) {
+		return nil
+	}
 	focused := m.focusedPane()
 	switch act {
 	case actSendPrefix:
@@ -160,12 +165,29 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		m.comp.reset()
 		m.baseDirty = true
 		return tea.ClearScreen
-	case actDetach, actQuit:
+	case actDetach:
+		if m.attached {
+			m.detached = true
+			return tea.Quit
+		}
+		return m.askQuit()
+	case actQuit:
 		return m.askQuit()
 	case actLoopStop:
 		return m.stopLoop(focused)
 	}
 	return nil
+}
+
+// readOnlyAction reports whether a read-only client may run act: what
+// changes only its own view, never the session.
+func readOnlyAction(act action) bool {
+	switch act {
+	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown, actFocusNumber, actZoom,
+		actScrollMode, actAgents, actHelp, actRedraw, actDetach:
+		return true
+	}
+	return false
 }
 
 // focusDir moves focus to the neighbouring pane in direction dir. Among

@@ -116,6 +116,12 @@ type Model struct {
 	recordTo      string
 	recordUsed    bool
 	recordPending bool
+	// attached is set for a client of a session server: ctrl+b d
+	// detaches it (detached) instead of asking to quit.
+	attached, detached bool
+	// readOnly is a client that may look, focus, zoom, scroll and search,
+	// nothing else (agentgrid attach --read-only).
+	readOnly bool
 }
 
 // New builds the UI model for a running engine.

@@ -30,6 +30,9 @@ type runOptions struct {
 	unhandled func(msg tea.Msg) // tests: a message the runtime does not carry out
 
 	outerColors func(fg, bg color.Color) // see WithOuterColors
+
+	started    func(p *termrt.Program) // an attached client's hub learns its program
+	mirrorWhen func() bool             // the mirror takes frames only while it reports true
 }
 
 // WithIO replaces stdin and stdout (tests, attached clients).
@@ -111,12 +114,24 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 	// The first view says which terminal modes the session wants.
 	opts.rt.Modes = m.View()
 	if mirror := opts.mirror; mirror != nil {
-		opts.rt.OnFrame = func(f termrt.Frame) { mirror.publish(f.Canvas, f.Cursor) }
+		when := opts.mirrorWhen
+		opts.rt.OnFrame = func(f termrt.Frame) {
+			if when == nil || when() {
+				mirror.publish(f.Canvas, f.Cursor)
+			}
+		}
 	}
 	opts.rt.Start = func(p *termrt.Program) {
+		if opts.started != nil {
+			opts.started(p)
+		}
 		changed := []<-chan struct{}{eng.Changed()}
-		if st := eng.Status(); st != nil {
-			changed = append(changed, st.Changed())
+		if _, fanned := eng.(interface{ fannedOut() }); !fanned {
+			// An attached client's Changed covers the status store too:
+			// the hub reads both and pokes every client.
+			if st := eng.Status(); st != nil {
+				changed = append(changed, st.Changed())
+			}
 		}
 		pump := newFramePump(p.Send, cfg.UI.FPS, eng.FocusOutput(), changed...)
 		pump.fresh = eng.AwaitedOutput()

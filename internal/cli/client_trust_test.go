@@ -105,8 +105,8 @@ func TestWatchTargetRefusesUntrustedDirectory(t *testing.T) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = watchTarget("")
+	_, _, err = attachTarget("")
 	if !errors.Is(err, control.ErrUntrustedSocket) || !strings.Contains(err.Error(), "writable by other users") {
-		t.Fatalf("watchTarget with a planted directory: %v", err)
+		t.Fatalf("attachTarget with a planted directory: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -126,10 +127,13 @@ until then the session says in its status line that it ignored the file.`,
 	addTmuxCommand(root)
 	addDemoCommands(root)
 	addWatchdogCommand(root)
+	addServerCommands(root)
 	return root
 }
 
-// runSession loads the config, starts the engine and runs the UI until the user quits.
+// runSession does the checks that need the user in the foreground (the
+// config, the terminal, a nested session, the name), starts the session
+// server in the background and attaches this terminal to it.
 func runSession(cmd *cobra.Command, o sessionOptions) error {
 	// An empty --session means the default name only when it is not given.
 	if f := cmd.Flags().Lookup("session"); o.Session != "" || f != nil && f.Changed {
@@ -137,22 +141,9 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 			return exitError{exitUsage, err.Error()}
 		}
 	}
-	loaded, err := config.Read(o.ConfigPath)
+	loaded, err := loadSessionConfig(o)
 	if err != nil {
 		return err
-	}
-	cfg, diags := loaded.Config, loaded.Diags
-	if len(diags) > 0 {
-		for _, d := range diags {
-			fmt.Fprintln(os.Stderr, d.String())
-		}
-		return exitError{1, fmt.Sprintf("the config has %d problem(s); fix them (agentgrid config check) and start again", len(diags))}
-	}
-	if o.Layout != "" {
-		cfg.Layout.Name = o.Layout
-		if ds := config.Validate(cfg); len(ds) > 0 {
-			return exitError{2, fmt.Sprintf("unknown layout %q; choose one of %s", o.Layout, strings.Join(layout.Names(), ", "))}
-		}
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return exitError{1, "a session needs a terminal on stdin and stdout; use the client commands (agentgrid spawn, list, ...) from scripts"}
@@ -160,11 +151,71 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if os.Getenv("AGENTGRID_SOCKET") != "" && os.Getenv("AGENTGRID_NESTED") == "" {
 		return exitError{1, "already inside an agentgrid session (AGENTGRID_SOCKET is set); use agentgrid spawn to start agents, or set AGENTGRID_NESTED=1 to nest anyway"}
 	}
-
 	session := o.Session
 	if session == "" {
 		session = control.DefaultSessionName()
 	}
+	if c, err := control.Dial(control.SocketPath(session)); err == nil {
+		_ = c.Close()
+		return exitError{1, fmt.Sprintf("a session named %s is already running; attach to it with agentgrid attach %s, or choose another name with --session", session, session)}
+	}
+	if config.StateDir() == "" {
+		return exitError{1, "cannot find the state directory: neither XDG_STATE_HOME nor HOME is set; set XDG_STATE_HOME"}
+	}
+	cols, rows, err := term.GetSize(os.Stdout.Fd())
+	if err != nil || cols <= 0 || rows <= 0 {
+		cols, rows = 80, 24
+	}
+	if err := startServer(o, session, cols, rows, logPath(loaded.Config)); err != nil {
+		return exitError{1, err.Error()}
+	}
+	return attachTerminal(cmd, control.SocketPath(session), session, false)
+}
+
+// loadSessionConfig reads the config and applies --layout, reporting every
+// problem the way the user can act on.
+func loadSessionConfig(o sessionOptions) (config.Loaded, error) {
+	loaded, err := config.Read(o.ConfigPath)
+	if err != nil {
+		return loaded, err
+	}
+	if diags := loaded.Diags; len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(os.Stderr, d.String())
+		}
+		return loaded, exitError{1, fmt.Sprintf("the config has %d problem(s); fix them (agentgrid config check) and start again", len(diags))}
+	}
+	if o.Layout != "" {
+		loaded.Config.Layout.Name = o.Layout
+		if ds := config.Validate(loaded.Config); len(ds) > 0 {
+			return loaded, exitError{2, fmt.Sprintf("unknown layout %q; choose one of %s", o.Layout, strings.Join(layout.Names(), ", "))}
+		}
+	}
+	return loaded, nil
+}
+
+// serveSession is the session server (agentgrid __server): the engine, the
+// panes, the socket and the watchdog, with no terminal of its own; the
+// terminals attach through the socket. ready receives one line once the
+// socket answers ("ok") or why the session could not start.
+func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io.WriteCloser) (err error) {
+	readySent := false
+	defer func() {
+		if !readySent && ready != nil {
+			msg := "the session server stopped before it was ready"
+			if err != nil {
+				msg = err.Error()
+			}
+			_, _ = io.WriteString(ready, "error: "+strings.ReplaceAll(msg, "\n", " ")+"\n")
+			_ = ready.Close()
+		}
+	}()
+	loaded, err := loadSessionConfig(o)
+	if err != nil {
+		return err
+	}
+	cfg := loaded.Config
+	session := o.Session
 	stateBase := config.StateDir()
 	if stateBase == "" {
 		return exitError{1, "cannot find the state directory: neither XDG_STATE_HOME nor HOME is set; set XDG_STATE_HOME"}
@@ -202,8 +253,8 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		argv = []string{config.DefaultShell()}
 	}
 
-	// Every frame the UI shows also goes to the mirror, which serves
-	// agentgrid watch through the socket.
+	// The active client's frames also go to the mirror, which serves
+	// session.screen through the socket.
 	mirror := ui.NewMirror()
 	// What the user copies is kept for agentgrid paste.
 	buffers := control.NewBuffers()
@@ -214,7 +265,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		watcher = wd
 		defer func() { _ = wd.Close() }()
 	}
-	// Panes report the theme's colours until the outer terminal says
+	// Panes report the theme's colours until a client's terminal says
 	// what its own are; a colour the theme sets itself stays.
 	termColors := vterm.NewDefaultColors(palette.TerminalColors())
 	outerColors := func(fg, bg color.Color) {
@@ -226,6 +277,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		}
 		termColors.Set(fg, bg)
 	}
+	hub := ui.NewHub(cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers), ui.WithRecord(o.Record))
 	eng, err := orchestrator.New(cfg, orchestrator.Options{
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},
@@ -236,6 +288,7 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 		Version:    cmd.Root().Version,
 		Screen:     mirror,
 		Buffers:    buffers,
+		Attach:     hub,
 		Watchdog:   watcher,
 		TermColors: termColors,
 		TmuxShim:   executable(),
@@ -243,20 +296,37 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err != nil {
 		return err
 	}
+	hub.Bind(eng)
 	showIgnoredConfigs(eng, loaded.Ignored)
-	// A closed outer terminal (SIGHUP) ends the session the same way as quitting,
-	// so every agent's process group is still shut down.
+	// SIGTERM, SIGINT and SIGHUP end the session the same way as quitting,
+	// so every agent's process group is still shut down. The server has no
+	// terminal: a client's terminal closing only detaches that client.
 	ctx, cancel := signal.NotifyContext(cmd.Context(), syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
-	// Shut the engine down on every way out, a panic in the UI included (ui.Run
-	// restores the terminal and re-panics), so no agent outlives the session.
+	// Shut the engine down on every way out, a panic included, so no agent
+	// outlives the session.
 	defer func() { _ = eng.Shutdown(context.Background()) }()
 	if err := eng.Start(ctx, argv); err != nil {
 		return err
 	}
-	if err := ui.Run(ctx, eng, cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers), ui.WithRecord(o.Record)); err != nil {
-		return err
+	if cols > 0 && rows > 1 {
+		// The first client's pane area, so the main view starts at its size.
+		eng.Resize(cols, rows-1)
 	}
+	logger.Info("session server ready", "pid", os.Getpid())
+	if ready != nil {
+		_, _ = io.WriteString(ready, "ok\n")
+		_ = ready.Close()
+	}
+	readySent = true
+	select {
+	case <-ctx.Done():
+		logger.Info("session server stopping on a signal")
+	case <-hub.Quit():
+		logger.Info("session quit from a client")
+	}
+	// The clients first, so every terminal is back at once; then the agents.
+	hub.Close()
 	return eng.Shutdown(context.Background())
 }
 

@@ -2,130 +2,203 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"text/tabwriter"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/ui"
 )
+
+func newAttachCmd() *cobra.Command {
+	var readOnly bool
+	cmd := &cobra.Command{
+		Use:   "attach [SESSION]",
+		Short: "Attach this terminal to a running session",
+		Long: `attach shows a running agentgrid session in this terminal, at this terminal's
+size, with its own focus, zoom and overlays: from another tmux window, another
+terminal, an ssh login as the same user. ctrl+b d detaches again; the session
+and its agents keep running. Closing the terminal or killing the client is a
+detach too.
+
+The panes' sizes follow the client that typed last; every other client lays
+the same panes out at its own size.
+
+With --read-only (agentgrid watch is its short name) the session refuses
+everything this client would change: it can move its own focus and zoom,
+scroll and search, and nothing else; no key reaches a pane.
+
+SESSION is the name given to agentgrid --session, or a socket path. Without
+it, attach uses --socket, then the only session running for this user (with
+several, it lists them).`,
+		Example: `  agentgrid --session pair -- claude   # in the first terminal
+  agentgrid attach pair                # in the second
+  agentgrid watch pair                 # read-only, for someone following along`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAttach(cmd, args, readOnly)
+		},
+	}
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "look only: no key reaches a pane, no agent is started or closed")
+	return cmd
+}
 
 func newWatchCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "watch [SESSION]",
-		Short: "Show a running session's screen in this terminal, read-only",
-		Long: `watch shows what a running agentgrid session shows, live, in this terminal:
-for a second person following a pair-programming session or a demo from
-another terminal (another tmux window, an ssh login as the same user).
-Nothing typed here reaches the session; q, esc or ctrl+c stops watching and
-leaves the session running. A terminal smaller than the session's shows its
-top left part and says so in the bottom line.
-
-SESSION is the name given to agentgrid --session, or a socket path. Without
-it, watch uses --socket, then $AGENTGRID_SOCKET, then the only session
-running for this user (with several, it lists them).`,
-		Example: `  agentgrid --session pair -- claude   # in the first terminal
-  agentgrid watch pair                 # in the second
-  agentgrid watch                      # when only one session runs`,
-		Args: cobra.MaximumNArgs(1),
+		Short: "Attach this terminal to a running session, read-only",
+		Long: `watch is agentgrid attach --read-only: the session at this terminal's size,
+with its own focus and zoom, scrolling and search; nothing typed here reaches
+a pane, and no agent can be started or closed. ctrl+b d stops watching and
+leaves the session running.`,
+		Example: `  agentgrid watch pair`,
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			target := ""
-			if len(args) == 1 {
-				if target = args[0]; target == "" {
-					return exitError{exitUsage, control.CheckSessionName("").Error()}
-				}
-			} else if f := cmd.Flag("socket"); f != nil {
-				target = f.Value.String()
-			}
-			if target == "" {
-				target = os.Getenv(control.EnvSocket)
-			}
-			path, name, err := watchTarget(target)
-			if err != nil {
-				if errors.As(err, new(exitError)) {
-					return err
-				}
-				return exitError{1, err.Error()}
-			}
-			if own := os.Getenv(control.EnvSocket); own != "" && filepath.Clean(own) == filepath.Clean(path) {
-				// Its own screen would show the watcher showing the screen, and so on.
-				return exitError{1, fmt.Sprintf("this terminal is a pane of session %s, which cannot watch itself; run agentgrid watch in another terminal", name)}
-			}
-			if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
-				return exitError{1, "watch needs a terminal on stdin and stdout; use agentgrid capture from scripts"}
-			}
-			c, err := control.Dial(path)
-			if err != nil {
-				return exitError{1, err.Error()}
-			}
-			defer c.Close()
-			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
-			}
-			// Check that the session has a screen before taking the terminal;
-			// a session that has drawn nothing yet answers "cancelled".
-			_, err = c.Screen(ctx, 0, 2*time.Second)
-			var rpcErr *control.RPCError
-			if err != nil && !(errors.As(err, &rpcErr) && rpcErr.Code == control.CodeCancelled) {
-				return exitError{1, fmt.Sprintf("watch %s: %v", name, err)}
-			}
-			err = ui.Watch(ctx, name, func(ctx context.Context, after uint64) (control.ScreenFrame, error) {
-				return c.Screen(ctx, after, 0)
-			})
-			if errors.Is(err, ui.ErrSessionEnded) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "agentgrid watch: session %s ended\n", name)
-				return nil
-			}
-			return err
+			return runAttach(cmd, args, true)
 		},
 	}
 }
 
-// watchTarget turns what the user named into a socket path and a session
+// runAttach attaches to the session args or --socket name, else the only one.
+func runAttach(cmd *cobra.Command, args []string, readOnly bool) error {
+	target := ""
+	if len(args) == 1 {
+		if target = args[0]; target == "" {
+			return exitError{exitUsage, control.CheckSessionName("").Error()}
+		}
+	} else if f := cmd.Flag("socket"); f != nil {
+		target = f.Value.String()
+	}
+	path, name, err := attachTarget(target)
+	if err != nil {
+		if errors.As(err, new(exitError)) {
+			return err
+		}
+		return exitError{1, err.Error()}
+	}
+	return attachTerminal(cmd, path, name, readOnly)
+}
+
+// attachTarget turns what the user named into a socket path and a session
 // name for display. An empty target means the only live session.
-func watchTarget(target string) (path, name string, err error) {
+func attachTarget(target string) (path, name string, err error) {
 	if target != "" {
 		if path, err = socketFor(target); err != nil {
 			return "", "", err
 		}
 		return path, sessionName(path), nil
 	}
-	dir := control.SocketDir()
-	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
-	var live []string
-	var refused error
-	for _, s := range socks {
-		c, err := control.Dial(s)
-		if err == nil {
-			_ = c.Close()
-			live = append(live, s)
-		} else if refused == nil && errors.Is(err, control.ErrUntrustedSocket) {
-			refused = err
-		}
-	}
-	sort.Strings(live)
+	live, refused := liveSessions()
 	switch {
 	case len(live) == 0 && refused != nil:
 		// Not "no session": the user should know why it was not used.
 		return "", "", refused
 	case len(live) == 0:
-		return "", "", fmt.Errorf("no agentgrid session is running for this user (looked in %s); start one with agentgrid --session NAME", dir)
+		return "", "", errors.New("no agentgrid session is running; start one with agentgrid")
 	case len(live) == 1:
-		return live[0], sessionName(live[0]), nil
+		return live[0].Socket, live[0].Session, nil
 	}
 	names := make([]string, len(live))
 	for i, s := range live {
-		names[i] = sessionName(s)
+		names[i] = s.Session
 	}
-	return "", "", fmt.Errorf("%d sessions are running (%s); name one: agentgrid watch NAME", len(live), strings.Join(names, ", "))
+	return "", "", fmt.Errorf("%d sessions are running (%s); name one: agentgrid attach NAME", len(live), strings.Join(names, ", "))
+}
+
+// liveSessions asks every socket in the user's socket directory for its
+// session, sorted by name. A socket nobody listens on any more (its server
+// crashed) is removed; one that is not the user's is skipped, and the
+// first such refusal is returned.
+func liveSessions() ([]control.SessionInfo, error) {
+	socks, _ := filepath.Glob(filepath.Join(control.SocketDir(), "*.sock"))
+	var live []control.SessionInfo
+	var refused error
+	for _, s := range socks {
+		c, err := control.Dial(s)
+		if err != nil {
+			if errors.Is(err, control.ErrUntrustedSocket) {
+				if refused == nil {
+					refused = err
+				}
+				continue
+			}
+			_, _ = control.RemoveStaleSocket(s)
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		info, err := c.SessionInfo(ctx)
+		cancel()
+		_ = c.Close()
+		if err != nil {
+			continue
+		}
+		info.Socket = s
+		if info.Session == "" {
+			info.Session = sessionName(s)
+		}
+		live = append(live, info)
+	}
+	sort.Slice(live, func(i, j int) bool { return live[i].Session < live[j].Session })
+	return live, refused
+}
+
+func newLsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "ls",
+		Aliases: []string{"sessions"},
+		Short:   "List this user's running sessions",
+		Long: `ls lists the agentgrid sessions running for this user: name, agents,
+attached clients and age. A socket left by a session whose server crashed is
+removed on the way.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			live, refused := liveSessions()
+			if refused != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), "agentgrid: "+refused.Error())
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				if live == nil {
+					live = []control.SessionInfo{}
+				}
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(live)
+			}
+			if len(live) == 0 {
+				fmt.Fprintln(out, "no agentgrid session is running; start one with agentgrid")
+				return nil
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "SESSION\tAGENTS\tCLIENTS\tAGE\tPID")
+			for _, s := range live {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\n", s.Session, s.Agents, s.Clients, age(time.Since(s.Started)), s.PID)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// age is a duration as a user reads it: 42s, 5m, 3h12m, 2d4h.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
 }
 
 // sessionName is the session a socket path belongs to.

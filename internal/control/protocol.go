@@ -106,6 +106,8 @@ type SessionInfo struct {
 	Version string    `json:"version,omitempty"`
 	Started time.Time `json:"started"`
 	Agents  int       `json:"agents"`
+	// Clients is how many terminals are attached.
+	Clients int `json:"clients"`
 }
 
 // SpawnParams are the parameters of agent.spawn: title, cwd, kind, prompt,

@@ -49,6 +49,9 @@ type ServerOptions struct {
 	// Buffers serves session.paste (agentgrid paste); nil when the
 	// session keeps none.
 	Buffers *Buffers
+	// Attach serves session.attach (the session's terminals); nil when
+	// the session draws nothing.
+	Attach Attacher
 }
 
 // writeTimeout bounds how long a response may wait for a client that does
@@ -307,8 +310,17 @@ func (s *Server) serveConn(st *connState) {
 	}()
 
 	lr := NewLineReader(c, MaxMessageSize)
-	for {
+	for first := true; ; first = false {
 		line, err := lr.Next()
+		if first && err == nil && isAttach(line) {
+			// The connection becomes an attach stream for good: busy, so
+			// it is never evicted as idle.
+			st.start()
+			close(work)
+			<-done
+			s.serveAttach(ctx, st, lr, line)
+			return
+		}
 		if errors.Is(err, ErrLineTooLong) {
 			// Answer in order after what is queued, then hang up without
 			// reading the rest of the message.

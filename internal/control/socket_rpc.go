@@ -182,7 +182,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen, MethodSessionKinds, MethodAgentEvents, MethodAgentAck}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen, MethodSessionKinds, MethodAgentEvents, MethodAgentAck, MethodSessionAttach}
 }
 
 func isNull(b json.RawMessage) bool { return string(b) == "null" }
@@ -261,10 +261,14 @@ func handleSessionInfo(_ context.Context, s *Server, params json.RawMessage) (an
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
 	}
-	return SessionInfo{
+	info := SessionInfo{
 		Session: s.o.Session, Socket: s.path, PID: os.Getpid(), Version: s.o.Version,
 		Started: s.started, Agents: len(s.b.List()),
-	}, nil
+	}
+	if s.o.Attach != nil {
+		info.Clients = s.o.Attach.Clients()
+	}
+	return info, nil
 }
 
 func handleSpawn(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {

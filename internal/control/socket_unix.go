@@ -139,3 +139,20 @@ func checkPeerUID(peer, owner int) error {
 	}
 	return fmt.Errorf("uid %d may not use the control socket of uid %d", peer, owner)
 }
+
+// RemoveStaleSocket removes the socket at path when no session listens on
+// it any more (its server crashed) and reports whether it did. A socket in
+// a directory another user could write to is left alone.
+func RemoveStaleSocket(path string) (bool, error) {
+	if err := checkSocketDir(path); err != nil {
+		return false, err
+	}
+	if _, err := os.Lstat(path); err != nil {
+		return false, nil
+	}
+	if err := removeStaleSocket(path); err != nil {
+		return false, err
+	}
+	_, err := os.Lstat(path)
+	return errors.Is(err, os.ErrNotExist), nil
+}

@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+// ErrConnectionLost is what AttachTerminal returns when the session's
+// connection dropped without an exit message (the server was killed).
+var ErrConnectionLost = errors.New("lost the connection to the session")
+
+// terminalReset undoes every mode a session's program may have turned on
+// in the client's terminal: what the client writes itself when the
+// connection drops before the session sent its own teardown.
+var terminalReset = strings.Join([]string{
+	"\x1b[m",
+	"\x1b[?1002l\x1b[?1003l\x1b[?1006l", // mouse
+	ansi.ResetModeBracketedPaste,
+	ansi.ResetModeFocusEvent,
+	ansi.ResetModifyOtherKeys,
+	ansi.PopKittyKeyboard(1),
+	"\x1b[?2026l", // a synchronized update cut off midway
+	"\x1b[0 q",    // the cursor's shape
+	"\x1b[?25h",   // the cursor
+	ansi.ResetModeAltScreenSaveCursor,
+}, "")
+
+// TerminalEnv is the part of the environment a client sends when it
+// attaches: what names its terminal's capabilities.
+func TerminalEnv() []string {
+	var env []string
+	for _, k := range control.AttachEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// AttachTerminal runs this process's terminal as a client of the session
+// behind s: raw mode, the keys to the session, the session's frames to the
+// screen, resizes as they happen. It returns the session's exit reason
+// (ExitDetached, ExitQuit, ExitEnded) once it sent one, or
+// ErrConnectionLost when the connection dropped; the terminal is restored
+// either way. SIGHUP, SIGTERM and SIGINT end the client only (a detach).
+func AttachTerminal(ctx context.Context, s *control.AttachStream, in, out *os.File) (string, error) {
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	if term.IsTerminal(in.Fd()) {
+		st, err := term.MakeRaw(in.Fd())
+		if err != nil {
+			return "", fmt.Errorf("put the terminal in raw mode: %w", err)
+		}
+		defer func() { _ = term.Restore(in.Fd(), st) }()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	hangup := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case sig := <-sigs:
+				if sig == syscall.SIGWINCH {
+					if w, h, err := term.GetSize(out.Fd()); err == nil {
+						_ = s.Resize(w, h)
+					}
+					continue
+				}
+				// The terminal went away or the client was told to stop:
+				// hanging up is a detach; the session goes on.
+				close(hangup)
+				_ = s.Close()
+				return
+			}
+		}
+	}()
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := in.Read(buf)
+			if n > 0 {
+				if s.WriteFrame(control.FrameInput, buf[:n]) != nil {
+					return
+				}
+			}
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					_ = s.WriteFrame(control.FrameDetach, nil)
+				}
+				return
+			}
+		}
+	}()
+	var buf []byte
+	for {
+		typ, payload, err := s.ReadFrame(buf)
+		if err != nil {
+			select {
+			case <-hangup:
+				_, _ = io.WriteString(out, terminalReset)
+				return ExitDetached, nil
+			default:
+			}
+			_, _ = io.WriteString(out, terminalReset)
+			return "", ErrConnectionLost
+		}
+		buf = payload[:0]
+		switch typ {
+		case control.FrameOutput:
+			if _, err := out.Write(payload); err != nil {
+				_ = s.Close()
+				return ExitDetached, nil
+			}
+		case control.FrameExit:
+			_ = s.Close()
+			return string(payload), nil
+		}
+	}
+}
