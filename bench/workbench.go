@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"sync/atomic"
 	"time"
 
@@ -164,6 +165,7 @@ func (e *wbEnv) logf(format string, args ...any) {
 type wbAgentgrid struct {
 	term   *wbTerminal
 	client *control.Client
+	server int // the session server's pid: the process that does the work
 }
 
 func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, error) {
@@ -190,6 +192,14 @@ func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, err
 		return nil, fmt.Errorf("agentgrid's socket did not answer: %v\n%s", err, t.vt.Text())
 	}
 	s := &wbAgentgrid{term: t, client: c}
+	ictx, icancel := wbCall()
+	info, err := c.SessionInfo(ictx)
+	icancel()
+	if err != nil {
+		t.close()
+		return nil, fmt.Errorf("agentgrid's session.info: %v", err)
+	}
+	s.server = info.PID
 	if err := t.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, strings.TrimSpace(wbPrompt)) }); err != nil {
 		s.close()
 		return nil, fmt.Errorf("agentgrid's main view shows no shell prompt: %v", err)
@@ -197,11 +207,32 @@ func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, err
 	return s, nil
 }
 
-func (s *wbAgentgrid) pid() int { return s.term.cmd.Process.Pid }
+// pid is the session server's: the engine, the panes and every client's
+// composition run there; the attached terminal only relays bytes.
+func (s *wbAgentgrid) pid() int { return s.server }
 
+// close hangs up the terminal (a detach) and ends the session server.
 func (s *wbAgentgrid) close() {
 	_ = s.client.Close()
 	s.term.close()
+	wbStopServer(s.server)
+}
+
+// wbStopServer ends a session server (SIGTERM: the orderly shutdown of
+// its agents) and waits for it, killing it after 15 s.
+func wbStopServer(pid int) {
+	if pid <= 0 {
+		return
+	}
+	_ = syscall.Kill(pid, syscall.SIGTERM)
+	deadline := time.Now().Add(15 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the process to end
+	}
 }
 
 // wbCall gives one socket call a deadline.

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -130,21 +131,69 @@ func newHarness(t *testing.T, cols, rows int, config string) *harness {
 		if t.Failed() {
 			t.Logf("last screen:\n%s", h.lastScreen())
 		}
-		// Closing the tmux server hangs up agentgrid's terminal; it must
-		// then stop every process it started.
+		// Closing the tmux server hangs up every attached terminal, which
+		// only detaches it; the session servers are then ended the way a
+		// user would (SIGTERM: the orderly shutdown), and must stop every
+		// process they started.
 		var tree []int
 		if out, err := h.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}"); err == nil {
 			if pid, err := strconv.Atoi(strings.TrimSpace(out)); err == nil {
 				tree = descendants(pid)
 			}
 		}
+		servers := h.servers()
+		for _, pid := range servers {
+			tree = append(append(tree, pid), descendants(pid)...)
+		}
 		_, _ = h.tmux("kill-server")
+		for _, pid := range servers {
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+		}
 		if killed := reapLeftovers(tree); len(killed) > 0 {
-			t.Errorf("processes %v were still alive 5s after the terminal closed (killed now)", killed)
+			t.Errorf("processes %v were still alive 5s after the terminal closed and the session was ended (killed now)", killed)
 		}
 	})
 	h.waitFor(5*time.Second, func() bool { return strings.Contains(h.capture(), strings.TrimSpace(prompt)) }, "the shell prompt")
 	return h
+}
+
+// session is the part of `agentgrid ls --json` the tests look at.
+type session struct {
+	Session string `json:"session"`
+	PID     int    `json:"pid"`
+	Agents  int    `json:"agents"`
+	Clients int    `json:"clients"`
+}
+
+// sessions lists the session servers running in the harness's runtime
+// directory (agentgrid ls --json).
+func (h *harness) sessions() ([]session, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "ls", "--json")
+	cmd.Env = h.env
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("agentgrid ls --json: %v", err)
+	}
+	var ss []session
+	if err := json.Unmarshal(out, &ss); err != nil {
+		return nil, fmt.Errorf("decode agentgrid ls --json output %q: %w", out, err)
+	}
+	return ss, nil
+}
+
+// servers are the pids of the session servers in the harness's runtime
+// directory.
+func (h *harness) servers() []int {
+	ss, _ := h.sessions()
+	var pids []int
+	for _, s := range ss {
+		if s.PID > 0 {
+			pids = append(pids, s.PID)
+		}
+	}
+	return pids
 }
 
 // tmux runs a tmux command against the harness's private server.

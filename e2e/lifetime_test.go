@@ -51,7 +51,7 @@ func cmdline(pid int) []string {
 	return strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 }
 
-// TestKilledSessionTakesEveryAgentWithIt SIGKILLs agentgrid (nothing of it
+// TestKilledSessionTakesEveryAgentWithIt SIGKILLs the session server (nothing of it
 // runs: no shutdown, no signal handler) while the main view and two agents
 // ignore SIGHUP and SIGTERM, and finds every process of their groups, and
 // the watchdog, gone within 3 s.
@@ -84,7 +84,8 @@ func TestKilledSessionTakesEveryAgentWithIt(t *testing.T) {
 			switch args := cmdline(p); {
 			case len(args) > 1 && args[1] == "__watchdog":
 				watchdog = p
-			case filepath.Base(args[0]) == "agentgrid" && len(args) > 1 && args[1] == "--session":
+			case filepath.Base(args[0]) == "agentgrid" && len(args) > 1 && args[1] == "__server":
+				// The session server: the terminal's agentgrid only attaches.
 				agentgrid = p
 			}
 		}

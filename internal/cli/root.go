@@ -166,6 +166,11 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err != nil || cols <= 0 || rows <= 0 {
 		cols, rows = 80, 24
 	}
+	// Left on the terminal for after the session; the server shows them
+	// in the status line and the log.
+	for _, ig := range loaded.Ignored {
+		fmt.Fprintln(os.Stderr, "agentgrid: "+ig.Msg)
+	}
 	if err := startServer(o, session, cols, rows, logPath(loaded.Config)); err != nil {
 		return exitError{1, err.Error()}
 	}
