@@ -570,7 +570,7 @@ func TestWatchRefusesItsOwnSession(t *testing.T) {
 	root.SetErr(io.Discard)
 	err := root.Execute()
 	var ee exitError
-	if !errors.As(err, &ee) || !strings.Contains(ee.msg, "cannot watch itself") {
+	if !errors.As(err, &ee) || !strings.Contains(ee.msg, "cannot attach to itself") {
 		t.Fatalf("watch of the own session = %v", err)
 	}
 }
