@@ -33,10 +33,14 @@ func newHelpOverlay(prefix string, opts keyOptions, w, h int, st uiStyles) *help
 func helpLines(prefix string, opts keyOptions, st uiStyles) []line {
 	var lines []line
 	secs := helpSections(prefix, opts, false)
-	keyW := 0
+	keyW, cmdW := 0, 0
 	for _, sec := range secs {
 		for _, r := range sec.rows {
-			keyW = max(keyW, ansi.StringWidth(r[0]))
+			if sec.commands {
+				cmdW = max(cmdW, ansi.StringWidth(r[0]))
+			} else {
+				keyW = max(keyW, ansi.StringWidth(r[0]))
+			}
 		}
 	}
 	for i, sec := range secs {
@@ -44,8 +48,12 @@ func helpLines(prefix string, opts keyOptions, st uiStyles) []line {
 			lines = append(lines, nil)
 		}
 		lines = append(lines, line{{text: sec.title, st: st.title}})
+		w := keyW
+		if sec.commands {
+			w = cmdW
+		}
 		for _, r := range sec.rows {
-			pad := strings.Repeat(" ", keyW-ansi.StringWidth(r[0]))
+			pad := strings.Repeat(" ", w-ansi.StringWidth(r[0]))
 			lines = append(lines, line{{text: "  "}, {text: r[0], st: st.key}, {text: pad + "  " + r[1]}})
 		}
 	}

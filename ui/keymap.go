@@ -166,8 +166,8 @@ var keymap = []binding{
 	{[]string{"T"}, actTheme, "next colour theme (dark, light, solarized, gruvbox, nord, high-contrast)", modePrefix, 0},
 	{[]string{"R"}, actRecord, "start / stop recording the screen (an asciicast file, see agentgrid --record)", modePrefix, 0},
 	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix, 0},
-	{[]string{"d"}, actDetach, "detach (ends the session: asks while agents run)", modePrefix, 0},
-	{[]string{"q"}, actQuit, "quit (asks while agents run)", modePrefix, 0},
+	{[]string{"d"}, actDetach, "detach: this terminal leaves, the session and its agents run on (agentgrid attach)", modePrefix, 0},
+	{[]string{"q"}, actQuit, "quit the session for every terminal (asks while agents run)", modePrefix, 0},
 	{[]string{"S"}, actLoopStop, "stop the focused agent's continuation loop", modePrefix, 0},
 
 	{[]string{"alt+left"}, actFocusLeft, "focus the pane to the left", modeDirect, optAltArrows},
@@ -286,6 +286,22 @@ func keysLabel(i int, prefix string) string {
 type helpSection struct {
 	title, intro string
 	rows         [][2]string // keys, description
+	// commands: the rows are shell commands, not keys (their column is
+	// as wide as they need, apart from the keys').
+	commands bool
+}
+
+// sessionsHelp is the help's last section: the commands that come back to
+// a session after a detach, and the size rule for several terminals.
+var sessionsHelp = helpSection{
+	title:    "Sessions",
+	intro:    "A session runs on after its terminal detaches or closes. The panes follow the size of the terminal that typed last; every other terminal lays them out at its own size.",
+	commands: true,
+	rows: [][2]string{
+		{"agentgrid attach [NAME]", "attach this terminal to a running session (the only one, or NAME)"},
+		{"agentgrid attach --read-only", "look only, also agentgrid watch: focus, zoom, scroll, search; no key reaches a pane"},
+		{"agentgrid ls", "the running sessions: name, agents, attached terminals, age"},
+	},
 }
 
 // helpSections builds the help content from the keymap: the bindings that
@@ -309,7 +325,7 @@ func helpSections(prefix string, opts keyOptions, all bool) []helpSection {
 			out = append(out, sec)
 		}
 	}
-	return out
+	return append(out, sessionsHelp)
 }
 
 // KeymapMarkdown returns agentgrid's key bindings as Markdown, generated from
