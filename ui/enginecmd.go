@@ -31,6 +31,11 @@ func engineCmd(call func() error, then func(m *Model, err error) tea.Cmd) tea.Cm
 // afterEngine draws the engine's new state; an error goes to the status
 // line.
 func afterEngine(m *Model, err error) tea.Cmd {
+	if err != nil && m.readOnly {
+		// The status store is the session's: a read-only client's own
+		// refusals stay on its own status line.
+		return tea.Batch(m.flash(err.Error()), m.syncSnapshot())
+	}
 	if err != nil {
 		m.eng.Status().SetNotice("ui", err.Error(), engineErrorTTL)
 	}

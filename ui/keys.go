@@ -101,7 +101,7 @@ func (m *Model) onPaste(msg tea.PasteMsg) tea.Cmd {
 // runAction performs a prefix or direct binding.
 func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 	if m.readOnly && !readOnlyAction(act) {
-		return nil
+		return m.flash("read-only: this terminal can look, not change the session")
 	}
 	focused := m.focusedPane()
 	switch act {
@@ -183,7 +183,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 // changes only its own view, never the session.
 func readOnlyAction(act action) bool {
 	switch act {
-	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown, actFocusNumber, actZoom,
+	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown, actFocusNumber, actGoTo, actZoom,
 		actScrollMode, actAgents, actHelp, actRedraw, actDetach:
 		return true
 	}

@@ -80,6 +80,16 @@ func (m *Model) overlayMsg(msg tea.Msg) tea.Cmd {
 			return tea.Batch(cmd, o.onYes())
 		}
 	case *agentsOverlay:
+		if m.readOnly && res.closeID != "" {
+			res.closeID = ""
+			cmd = tea.Batch(cmd, m.flash("read-only: this terminal cannot close agents"))
+		}
+		if m.readOnly && res.show != "" && m.pane(res.show) != nil {
+			// This client's own focus: the agent is on its screen.
+			m.eng.Focus(res.show)
+			m.setOverlay(nil)
+			return tea.Batch(cmd, m.syncSnapshot())
+		}
 		if res.show != "" {
 			// Show swaps the agent in and focuses it; the overlay closes
 			// once it did, or shows why it could not.
