@@ -139,7 +139,7 @@ func attachTerminal(cmd *cobra.Command, path, name string, readOnly bool) error 
 		return exitError{1, fmt.Sprintf("this terminal is a pane of session %s, which cannot attach to itself; run agentgrid attach in another terminal", name)}
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
-		return exitError{1, "agentgrid attach needs a terminal on stdin and stdout; use agentgrid capture from scripts"}
+		return exitError{1, cmd.Name() + " needs a terminal on stdin and stdout; use agentgrid capture from scripts"}
 	}
 	cols, rows, err := term.GetSize(os.Stdout.Fd())
 	if err != nil || cols <= 0 || rows <= 0 {
