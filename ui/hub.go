@@ -40,6 +40,10 @@ type Hub struct {
 	once   sync.Once
 	fan    sync.Once
 	first  atomic.Bool // a client attached: the next is not the first
+	// released is closed once the session is gone: a client that did not
+	// leave on its own gets its exit message then, so its terminal comes
+	// back when the session's name is free again.
+	released chan struct{}
 
 	mu      sync.Mutex
 	clients []*client // in attach order
@@ -65,7 +69,7 @@ type client struct {
 // gives it the engine before the first client attaches.
 func NewHub(cfg config.Config, styles themes.Styles, opts ...Option) *Hub {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Hub{cfg: cfg, styles: styles, opts: opts, ctx: ctx, cancel: cancel, quit: make(chan struct{})}
+	return &Hub{cfg: cfg, styles: styles, opts: opts, ctx: ctx, cancel: cancel, quit: make(chan struct{}), released: make(chan struct{})}
 }
 
 // Bind sets the engine the clients show.
@@ -74,10 +78,19 @@ func (h *Hub) Bind(eng *orchestrator.Engine) { h.eng = eng }
 // Quit is closed when a client quit the session (ctrl+b q).
 func (h *Hub) Quit() <-chan struct{} { return h.quit }
 
-// Close tells every client that the session ended and waits (up to a
-// bound) until they got their exit message.
-func (h *Hub) Close() {
+// Close ends every client's program: their terminals get their modes
+// back at once. Each learns why with Release.
+func (h *Hub) Close() { h.cancel() }
+
+// Release, once the session is gone, sends every client its exit message
+// and waits (up to a bound) until they all got it.
+func (h *Hub) Release() {
 	h.cancel()
+	select {
+	case <-h.released:
+	default:
+		close(h.released)
+	}
 	done := make(chan struct{})
 	go func() { h.wg.Wait(); close(done) }()
 	select {
@@ -187,9 +200,21 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 		default:
 		}
 	}
+	if reason != ExitDetached {
+		// The client's terminal is restored; its prompt comes back once
+		// the session is really gone (its agents ended, its name free).
+		select {
+		case <-h.released:
+		case <-time.After(releaseWait):
+		}
+	}
 	_ = s.WriteFrame(control.FrameExit, []byte(reason))
 	_ = s.Close()
 }
+
+// releaseWait bounds how long a client waits for the session's end after
+// its program ended (the shutdown's own bound is shorter).
+const releaseWait = time.Minute
 
 // add registers c; the first client sets the engine's size.
 func (h *Hub) add(c *client) {

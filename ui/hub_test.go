@@ -103,6 +103,7 @@ func startHubEngine(t *testing.T, marker string) (*Hub, *orchestrator.Engine, co
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		_ = eng.Shutdown(ctx)
+		h.Release()
 	})
 	eng.Resize(120, 39)
 	a, err := eng.Spawn(control.SpawnRequest{Argv: []string{"/bin/sh", "-c", "echo " + marker + "; exec cat"}})
@@ -259,6 +260,16 @@ func TestHubDetachAndQuit(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("quitting from a client did not quit the session")
 	}
+	// The session server's way out: the programs, the engine, then the
+	// clients' exit messages.
+	h.Close()
+	_ = eng.Shutdown(context.Background())
+	select {
+	case <-two.closed:
+		t.Fatal("the client was let go before the session was gone")
+	default:
+	}
+	h.Release()
 	<-two.closed
 	if r := two.exitReason(); r != ExitQuit {
 		t.Fatalf("exit reason %q, want %q", r, ExitQuit)

@@ -330,9 +330,14 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 	case <-hub.Quit():
 		logger.Info("session quit from a client")
 	}
-	// The clients first, so every terminal is back at once; then the agents.
+	// The clients' programs first, so every terminal gets its modes back at
+	// once; then the agents; then, with the session's name free again,
+	// every client learns why and exits.
 	hub.Close()
-	return eng.Shutdown(context.Background())
+	err = eng.Shutdown(context.Background())
+	state.Release()
+	hub.Release()
+	return err
 }
 
 // sessionPalette is the session's colour theme: a user theme from the

@@ -44,7 +44,9 @@ type AttachResult struct {
 var AttachEnv = []string{"TERM", "COLORTERM", "TERM_PROGRAM", "TMUX", "NO_COLOR", "LANG", "LC_ALL", "LC_CTYPE"}
 
 // Attacher serves attached clients; the UI implements it. Attach runs
-// until the client detaches or goes away, or the session ends.
+// until the client detaches or goes away, or the session ends; the stream
+// is closed when it returns. Closing the Server does not end it: the
+// Attacher ends its clients itself.
 type Attacher interface {
 	Attach(ctx context.Context, s *AttachStream, p AttachParams)
 	// Clients is how many clients are attached now.
@@ -229,9 +231,20 @@ func (s *Server) serveAttach(ctx context.Context, st *connState, lr *LineReader,
 	_ = c.SetWriteDeadline(time.Time{})
 	stream := NewAttachStream(c, lr.r)
 	stream.writeTimeout = attachWriteTimeout
-	s.log.Info("client attached", "cols", p.Cols, "rows", p.Rows, "read_only", p.ReadOnly, "pid", peerFrom(ctx).PID())
-	s.o.Attach.Attach(ctx, stream, p)
-	s.log.Info("client left", "pid", peerFrom(ctx).PID())
+	// The stream is the Attacher's from here: closing the socket (the
+	// session's shutdown) neither closes it nor waits for it, so the
+	// session can tell its clients why they were let go once it is done.
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	st.handedOver = true
+	pid := peerFrom(ctx).PID()
+	s.log.Info("client attached", "cols", p.Cols, "rows", p.Rows, "read_only", p.ReadOnly, "pid", pid)
+	go func() {
+		defer func() { _ = stream.Close() }()
+		s.o.Attach.Attach(context.WithoutCancel(ctx), stream, p)
+		s.log.Info("client left", "pid", pid)
+	}()
 }
 
 // Attach connects to the session at path as an attached client: it sends

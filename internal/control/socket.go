@@ -189,8 +189,10 @@ func (s *Server) acceptLoop() {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			defer s.untrack(c)
 			s.serveConn(st)
+			if !st.handedOver {
+				s.untrack(c)
+			}
 		}()
 	}
 }

@@ -53,6 +53,10 @@ type connState struct {
 	busy     int       // requests read and not yet answered
 	idleFrom time.Time // when busy last dropped to 0
 	watching bool      // a hang-up watch owns the read deadline
+
+	// handedOver: the connection became an attach stream and belongs to
+	// the Attacher, which closes it (set before serveConn returns).
+	handedOver bool
 }
 
 func newConnState(c *net.UnixConn, reserved bool) *connState {
