@@ -176,3 +176,26 @@ func TestClaudeSpawnedKind(t *testing.T) {
 	h.waitState(id, "idle", "hook:claude", "turn finished", 30*time.Second)
 	t.Logf("explain %s:\n%s", id, h.explain(id))
 }
+
+// TestClaudeTypedTextThenEnterSubmits types a prompt and presses Enter at
+// once, as a fast typist or a script driving the outer terminal does: the
+// prompt is submitted, as it is in plain tmux.
+func TestClaudeTypedTextThenEnterSubmits(t *testing.T) {
+	h := claudeHarness(t)
+	h.start("claude")
+	h.screenHas("? for shortcuts", 30*time.Second)
+	h.waitState("main", "idle", "hook:claude", "session started", 30*time.Second)
+	h.typeText("typed then enter")
+	h.keys("Enter")
+	h.waitState("main", "idle", "hook:claude", "turn finished", 30*time.Second)
+	h.screenHas("LIVE-REPLY: typed then enter", 10*time.Second)
+	// Text and Enter in one tmux command reach agentgrid in one write.
+	h.keys("one write", "Enter")
+	h.screenHas("LIVE-REPLY: one write", 30*time.Second)
+	h.typeText("literal cr\r")
+	h.screenHas("LIVE-REPLY: literal cr", 30*time.Second)
+	if _, err := h.client("send", "main", "sent with enter", "--enter"); err != nil {
+		t.Fatal(err)
+	}
+	h.screenHas("LIVE-REPLY: sent with enter", 30*time.Second)
+}

@@ -157,6 +157,7 @@ func newHarness(t *testing.T, cols, rows int, env ...string) *harness {
 			}
 		}
 		_, _ = h.tmux("kill-server")
+		h.reapStrays()
 	})
 	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "live$") }, "the shell prompt")
 	return h
