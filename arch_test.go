@@ -41,7 +41,7 @@ var allowedImports = map[string][]string{
 	"ui":                         {"config", "hooks", "internal/agentstate", "internal/control", "internal/oneline", "layout", "orchestrator", "panes/vterm", "themes", "ui/termrt"},
 	"ui/termrt":                  {"panes/vterm"},
 	"demo":                       {"internal/agentstate", "internal/control"},
-	"bench":                      {"hooks", "internal/agentstate", "internal/control", "panes/vterm"},
+	"bench":                      {"hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "panes/vterm"},
 	"e2e":                        {},
 	"live/modelserver":           {},
 }
