@@ -20,6 +20,12 @@ const (
 	stDCSPass
 	stDCSIgnore
 	stSOS // SOS, PM and APC strings: consumed and ignored
+	// stDCSPassEsc follows an ESC inside a DCS string: as in tmux, only
+	// ESC \ ends the string; ESC and any other byte are that byte of the
+	// string (tmux passthrough doubles the ESCs it wraps), never a new
+	// sequence that the string would smuggle past a terminal that ignores
+	// the DCS.
+	stDCSPassEsc
 )
 
 // Bounds for hostile input.
@@ -227,14 +233,22 @@ func (t *Terminal) step(c byte) {
 	case stDCSPass:
 		switch {
 		case c == 0x1b:
-			t.dcsDispatch()
-			ps.state = stEscape
-			ps.clear()
+			ps.state = stDCSPassEsc
 		case c == 0x18 || c == 0x1a:
 			ps.state = stGround
 		default:
 			ps.putString(c)
 		}
+		return
+	case stDCSPassEsc:
+		if c == '\\' {
+			t.dcsDispatch()
+			ps.state = stGround
+			ps.clear()
+			return
+		}
+		ps.putString(c)
+		ps.state = stDCSPass
 		return
 	case stDCSIgnore, stSOS:
 		switch c {
