@@ -12,7 +12,8 @@ import (
 // helpOverlay shows the keymap, generated from the same table that routes
 // keys.
 type helpOverlay struct {
-	lines []line
+	secs  []helpSection
+	lines []line // secs laid out for the box's width
 	top   int
 	st    uiStyles
 	w, h  int
@@ -24,15 +25,15 @@ type helpOverlay struct {
 // newHelpOverlay builds the help for the given prefix key and the optional
 // bindings that are on.
 func newHelpOverlay(prefix string, opts keyOptions, w, h int, st uiStyles) *helpOverlay {
-	o := &helpOverlay{st: st, lines: helpLines(prefix, opts, st)}
+	o := &helpOverlay{st: st, secs: helpSections(prefix, opts, false)}
 	o.SetSize(w, h)
 	return o
 }
 
-// helpLines renders the keymap sections as overlay lines.
-func helpLines(prefix string, opts keyOptions, st uiStyles) []line {
+// helpLines lays the keymap sections out as overlay lines width cells
+// wide; a description too long for its column wraps under itself.
+func helpLines(secs []helpSection, width int, st uiStyles) []line {
 	var lines []line
-	secs := helpSections(prefix, opts, false)
 	keyW, cmdW := 0, 0
 	for _, sec := range secs {
 		for _, r := range sec.rows {
@@ -52,9 +53,15 @@ func helpLines(prefix string, opts keyOptions, st uiStyles) []line {
 		if sec.commands {
 			w = cmdW
 		}
+		indent := strings.Repeat(" ", 2+w+2)
+		room := max(width-len(indent), 10)
 		for _, r := range sec.rows {
 			pad := strings.Repeat(" ", w-ansi.StringWidth(r[0]))
-			lines = append(lines, line{{text: "  "}, {text: r[0], st: st.key}, {text: pad + "  " + r[1]}})
+			desc := strings.Split(ansi.Wrap(r[1], room, ""), "\n")
+			lines = append(lines, line{{text: "  "}, {text: r[0], st: st.key}, {text: pad + "  " + desc[0]}})
+			for _, more := range desc[1:] {
+				lines = append(lines, line{{text: indent + more}})
+			}
 		}
 	}
 	return lines
@@ -64,6 +71,7 @@ func helpLines(prefix string, opts keyOptions, st uiStyles) []line {
 func (o *helpOverlay) SetSize(w, h int) {
 	o.w, o.h = w, h
 	o.boxW = min(80, w)
+	o.lines = helpLines(o.secs, o.boxW-3, o.st) // borders and the leading space
 	o.boxH = min(len(o.lines)+2, max(h-1, 3))
 	o.x, o.y = centre(o.boxW, o.boxH, w, h)
 	o.top = max(0, min(o.top, len(o.lines)-(o.boxH-2)))

@@ -43,3 +43,25 @@ func TestHintsKeepWholeKeys(t *testing.T) {
 		t.Errorf("the search prompt's hints: %T %q", m.overlay, m.overlay.HelpKeys())
 	}
 }
+
+// TestHelpWrapsLongDescriptions: in an 80-column terminal every binding's
+// description shows whole in the help, wrapped under itself when it is
+// longer than its column, never cut at the box's edge.
+func TestHelpWrapsLongDescriptions(t *testing.T) {
+	o := newHelpOverlay("ctrl+b", keyOptions{}, 80, 24, newUIStyles(testStyles()))
+	var all []string
+	for _, l := range o.lines {
+		if w := ansi.StringWidth(l.text()); w > o.boxW-3 {
+			t.Errorf("help line %q is %d cells, the box has room for %d", l.text(), w, o.boxW-3)
+		}
+		all = append(all, strings.TrimSpace(l.text()))
+	}
+	text := strings.Join(strings.Fields(strings.Join(all, " ")), " ")
+	for _, sec := range o.secs {
+		for _, r := range sec.rows {
+			if desc := strings.Join(strings.Fields(r[1]), " "); !strings.Contains(text, desc) {
+				t.Errorf("the help lacks %q whole", desc)
+			}
+		}
+	}
+}
