@@ -151,3 +151,44 @@ fallback = ["quick"]
 		t.Errorf("the fallback's argv = %q", a.Argv)
 	}
 }
+
+// TestCategoryFallsBackOnClaudesRateLimitHook: a Claude-like agent whose
+// hook reports StopFailure with a rate limit (the recorded payload, through
+// the real `agentgrid hook claude`) is ended and its category falls back.
+func TestCategoryFallsBackOnClaudesRateLimitHook(t *testing.T) {
+	t.Parallel()
+	payload, err := filepath.Abs(filepath.Join("..", "internal", "agentcli", "claude", "testdata", "stop_failure_rate_limit.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	claude := filepath.Join(bin, "claude")
+	// The hook answers within its budget or gives up (it never slows an
+	// agent), so the scripted CLI reports its failure until it is ended.
+	script := "#!/bin/sh\necho limited\nwhile :; do agentgrid hook claude < '" + payload + "'; sleep 0.2; done\n"
+	if err := os.WriteFile(claude, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 200, 50, `
+[kinds.cl]
+command = ["`+claude+`"]
+
+[kinds.ok]
+command = ["cat"]
+
+[categories.quick]
+kind = "cl"
+model = "claude-haiku-4-5"
+fallback = ["ok"]
+`)
+	h.startSession("--", "sh")
+	id := h.spawn("--category", "quick")
+	h.waitFor(30*time.Second, func() bool {
+		a := h.catAgent(id)
+		return a.Kind == "ok" && a.State == "running"
+	}, id+" to fall back to ok")
+	ex := h.mustClient("explain", id)
+	if !strings.Contains(ex, "the CLI reported rate_limit; ending it to move on; fell back to ok: rate_limit") {
+		t.Errorf("explain lacks the hook's rate limit and the fallback:\n%s", ex)
+	}
+}
