@@ -138,6 +138,10 @@ func TestPrintRoundTrip(t *testing.T) {
 	cfg.Limits.Kinds = map[string]int{"claude": 2}
 	cfg.Startup = []Startup{{Title: "t", Command: []string{"sh", "-c", "echo hi"}, Env: map[string]string{"A": "1"}}}
 	cfg.Hooks = []Hook{{On: []string{"bell"}, Run: []string{"true"}, Timeout: Duration{3 * time.Second}}}
+	cfg.Limits.Models = map[string]int{"gpt-4.1": 1, "claude-opus-4-5": 2}
+	cfg.Limits.Providers = map[string]int{"anthropic": 5}
+	cfg.Categories = map[string]Category{"quick": {Kind: "claude", Model: "claude-haiku-4-5", PromptPrefix: "Small. ", Fallback: []string{"codex"},
+		RetryOn: []string{"rate_limit"}, Backoff: Duration{30 * time.Second}, MaxTries: 2, Description: "small changes"}}
 	text := Print(cfg)
 	got, diags := Decode(Config{}, "printed", []byte(text))
 	if len(diags) > 0 {

@@ -301,3 +301,60 @@ func TestCategoryGrantsAreWhatEveryRouteAllows(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseDuringBackoff: a retry waits for its backoff on the engine's
+// clock; an agent closed while it waits is closed like one that has not
+// started, and its retry never runs.
+func TestCloseDuringBackoff(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name string) string {
+		return fakeCLI(t, "claude", `echo x >> `+filepath.Join(dir, name)+`; echo "529 overloaded"; exit 1`)
+	}
+	tries := func(name string) int {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		return strings.Count(string(b), "x")
+	}
+	clock := newFakeClock()
+	e := newClockedEngine(t, nil, clock, nil, func(c *config.Config) {
+		for _, name := range []string{"closed", "kept"} {
+			c.Kinds[name] = config.Kind{Command: []string{script(name)}, RetryOn: []string{"overloaded"}, MaxTries: 2,
+				Backoff: config.Duration{Duration: time.Hour}}
+		}
+	})
+	e.Resize(120, 20)
+	var ids []string
+	for _, kind := range []string{"closed", "kept"} {
+		in, err := e.Spawn(control.SpawnRequest{Kind: kind})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := waitAgent(t, e, in.ID, "waiting for its retry", func(a control.AgentInfo) bool {
+			return a.State == agentstate.Pending && a.Try == 2
+		})
+		if a.Why != "retrying after overloaded: try 2 of 2 in 1h0m0s" {
+			t.Fatalf("why = %q", a.Why)
+		}
+		ids = append(ids, in.ID)
+	}
+	if err := e.Close(ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	got := waitFinished(t, e, ids[0])
+	if got.State != agentstate.Killed || got.Why != "closed before it started" {
+		t.Fatalf("closed during the backoff: %+v", got)
+	}
+	if tries("kept") != 1 {
+		t.Fatal("the retry ran before its backoff")
+	}
+	clock.Advance(time.Hour)
+	kept := waitFinished(t, e, ids[1])
+	if kept.State != agentstate.Failed || tries("kept") != 2 {
+		t.Fatalf("the kept agent after its backoff: %+v, %d tries", kept, tries("kept"))
+	}
+	if tries("closed") != 1 {
+		t.Fatalf("the closed agent was tried %d times", tries("closed"))
+	}
+	if got, _ := e.Agent(ids[0]); got.State != agentstate.Killed {
+		t.Fatalf("after the backoff: %+v", got)
+	}
+}
