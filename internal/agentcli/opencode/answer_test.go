@@ -158,7 +158,7 @@ console.log(JSON.stringify(r));
 	if want := [][]string{{}, {"do it", "prompt-hint*"}}; !reflect.DeepEqual(r.Parts, want) {
 		t.Errorf("messages after the transform: %q, want %q", r.Parts, want)
 	}
-	// The hook sleeps 10 s; the plugin waits a second. Generous: the
+	// The hook sleeps 10 s; the plugin waits two seconds. Generous: the
 	// point is that OpenCode is not held for the hook's whole time.
 	if r.Slow != "went ahead" || r.SlowMs > 8000 {
 		t.Errorf("a hook that does not answer: %s after %d ms; want the tool to go ahead within the budget", r.Slow, r.SlowMs)

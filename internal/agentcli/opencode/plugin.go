@@ -10,7 +10,7 @@ import (
 // answer an ask before OpenCode goes ahead without a decision. The hook
 // bounds itself (a fifth of a second for the session's decision, a quarter
 // for reaching it); this covers starting the process on a loaded machine.
-const AskBudget = 1000 // milliseconds
+const AskBudget = 2000 // milliseconds
 
 // Plugin returns the source of a small OpenCode plugin that forwards the
 // events agentgrid cares about to `<exe> hook opencode` on stdin: one
