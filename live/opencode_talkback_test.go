@@ -35,7 +35,9 @@ message = "LIVE-AFTER-HINT: hand file work to a background agent"
 	h.start("opencode")
 	h.screenHas("Ask anything", 60*time.Second)
 	start := time.Now()
-	defer func() { t.Logf("the two turns took %v after OpenCode's first screen", time.Since(start).Round(time.Second)) }()
+	defer func() {
+		t.Logf("the two turns took %v after OpenCode's first screen", time.Since(start).Round(time.Second))
+	}()
 	results := func() []string {
 		var out []string
 		for _, r := range h.model.Requests() {
