@@ -30,7 +30,8 @@ type opencodeProps struct {
 	Error struct {
 		Name string `json:"name"`
 		Data struct {
-			Message string `json:"message"`
+			Message    string `json:"message"`
+			StatusCode int    `json:"statusCode"`
 		} `json:"data"`
 	} `json:"error"`
 	// permission.updated (Permission.Info) and permission.asked / permission.ask
@@ -130,6 +131,16 @@ func adapt(payload []byte) (agentstate.Signal, error) {
 			msg = "unknown error"
 		}
 		s.State, s.Why, s.Status = agentstate.Idle, "error: "+msg, "error: "+msg
+		// OpenCode retries a rate limit itself (session.status "retry");
+		// the error comes when it gave up.
+		switch code := pr.Error.Data.StatusCode; {
+		case code == 429:
+			s.Failure = agentcli.FailureRateLimit
+		case code == 529 || code == 503:
+			s.Failure = agentcli.FailureOverloaded
+		case code == 0:
+			s.Failure = agentcli.ClassifyFailure(pr.Error.Data.Message)
+		}
 	case "server.instance.disposed", "session.deleted":
 		s.SessionEnd, s.Why = true, "session ended"
 	}

@@ -99,7 +99,9 @@ var adaptCases = []struct {
 	{"opencode", "tool_execute_before_env", agentstate.Signal{Event: "tool.execute.before", State: agentstate.Running, Status: "write: /home/dev/proj/.env", Why: "tool: write: /home/dev/proj/.env", SessionID: "ses_01"}},
 	{"opencode", "tool_execute_after", agentstate.Signal{Event: "tool.execute.after", State: agentstate.Running, Status: "read: /home/dev/proj/src/app.ts", Why: "tool finished: read: /home/dev/proj/src/app.ts", SessionID: "ses_01"}},
 	{"opencode", "session_idle_said", agentstate.Signal{Event: "session.idle", State: agentstate.Idle, Why: "session idle", SessionID: "ses_01"}},
-	{"opencode", "session_error", agentstate.Signal{Event: "session.error", State: agentstate.Idle, Why: "error: Overloaded, try again later", Status: "error: Overloaded, try again later", SessionID: "ses_01"}},
+	{"opencode", "session_error", agentstate.Signal{Event: "session.error", State: agentstate.Idle, Why: "error: Overloaded, try again later", Status: "error: Overloaded, try again later", SessionID: "ses_01", Failure: "overloaded"}},
+	{"opencode", "session_error_rate_limit", agentstate.Signal{Event: "session.error", State: agentstate.Idle, Why: "error: Too Many Requests", Status: "error: Too Many Requests", SessionID: "ses_01", Failure: "rate_limit"}},
+	{"opencode", "session_error_auth", agentstate.Signal{Event: "session.error", State: agentstate.Idle, Why: "error: invalid x-api-key", Status: "error: invalid x-api-key", SessionID: "ses_01"}},
 	{"opencode", "subagent_created", agentstate.Signal{Event: "session.created", SubagentDelta: 1, Why: "subagent started", SessionID: "ses_02"}},
 	{"opencode", "subagent_idle", agentstate.Signal{Event: "session.idle", SubagentDelta: -1, Why: "subagent finished", SessionID: "ses_02"}},
 	// Recorded from OpenCode 1.18.33 in the live suite (paths replaced).
