@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -296,6 +297,10 @@ type wbFlood struct {
 	drained time.Duration
 	echo    []float64 // keystroke -> echo latencies, ms
 	missed  int       // keystrokes not echoed within the probe timeout
+	// wait and cpu are the run-queue wait and the CPU of the side's
+	// processes during the flood, termWait the bench's own (the terminal
+	// that shows the echoes), each summed over threads.
+	wait, cpu, termWait time.Duration
 }
 
 // flood starts 8 panes printing 20 MB each and, until they are drained,
@@ -317,7 +322,8 @@ func (e *wbEnv) flood() []wbRow {
 		if r.missed > 0 {
 			p99.Note += fmt.Sprintf(" (%d not echoed in 5s)", r.missed)
 		}
-		p99.Note += "; "
+		p99.Note += fmt.Sprintf(", waited for a CPU %.1f s (used %.1f s), its terminal waited %.1f s; ",
+			r.wait.Seconds(), r.cpu.Seconds(), r.termWait.Seconds())
 	}
 	r, err := e.floodAgentgrid()
 	fill("agentgrid", r, err, func(w *wbRow, v float64) { w.Agentgrid = v })
@@ -394,7 +400,7 @@ func (e *wbEnv) floodAgentgrid() (wbFlood, error) {
 		}
 		ids = append(ids, a.ID)
 	}
-	return e.drainFlood("agentgrid", s.term, t0, ids, func(id string) (string, error) {
+	return e.drainFlood("agentgrid", s.term, []int{s.pid()}, t0, ids, func(id string) (string, error) {
 		c, cancel := wbCall()
 		defer cancel()
 		return s.client.Capture(c, id, false, 0)
@@ -407,6 +413,10 @@ func (e *wbEnv) floodTmux() (wbFlood, error) {
 		return wbFlood{}, err
 	}
 	defer s.close()
+	pids, err := s.pids()
+	if err != nil {
+		return wbFlood{}, err
+	}
 	t0 := time.Now()
 	var panes []string
 	for range wbFloodN {
@@ -419,7 +429,7 @@ func (e *wbEnv) floodTmux() (wbFlood, error) {
 			return wbFlood{}, err
 		}
 	}
-	return e.drainFlood("tmux", s.term, t0, panes, func(p string) (string, error) {
+	return e.drainFlood("tmux", s.term, pids, t0, panes, func(p string) (string, error) {
 		lines, err := s.ctl.run("capture-pane -p -t " + p)
 		return strings.Join(lines, "\n"), err
 	})
@@ -427,10 +437,13 @@ func (e *wbEnv) floodTmux() (wbFlood, error) {
 
 // drainFlood probes keystroke echoes on term while it waits for every
 // flooding pane's screen (read with capture) to show FLOOD-DONE, and
-// records how long that took since t0. Both sides of the comparison go
-// through it, so they are measured the same way.
-func (e *wbEnv) drainFlood(who string, term *wbTerminal, t0 time.Time, panes []string, capture func(pane string) (string, error)) (wbFlood, error) {
+// records how long that took since t0, and how long pids (the side's
+// processes) and the bench itself waited for a CPU meanwhile. Both sides of
+// the comparison go through it, so they are measured the same way.
+func (e *wbEnv) drainFlood(who string, term *wbTerminal, pids []int, t0 time.Time, panes []string, capture func(pane string) (string, error)) (wbFlood, error) {
 	var res wbFlood
+	wait0, cpu0 := wbRunWait(pids...)
+	term0, _ := wbRunWait(os.Getpid())
 	var stop atomic.Bool
 	probed := make(chan struct{})
 	go func() { wbProbeEchoes(term, &stop, &res); close(probed) }()
@@ -451,6 +464,9 @@ func (e *wbEnv) drainFlood(who string, term *wbTerminal, t0 time.Time, panes []s
 	res.drained = time.Since(t0)
 	stop.Store(true)
 	<-probed
+	wait1, cpu1 := wbRunWait(pids...)
+	term1, _ := wbRunWait(os.Getpid())
+	res.wait, res.cpu, res.termWait = wait1-wait0, cpu1-cpu0, term1-term0
 	if err != nil {
 		return res, fmt.Errorf("%d panes not drained after 5m", len(left))
 	}

@@ -149,6 +149,31 @@ func wbProcessCPU(pid int) (time.Duration, error) {
 	return total, nil
 }
 
+// wbRunWait returns how long the threads of pids have waited for a CPU while
+// runnable (the second field of schedstat), summed over threads, and the
+// CPU time they used. A latency that is mostly run-queue wait is the
+// machine's scheduling, not the program's own work.
+func wbRunWait(pids ...int) (wait, cpu time.Duration) {
+	for _, pid := range pids {
+		tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "schedstat"))
+		for _, p := range tasks {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue // the thread ended between the glob and the read
+			}
+			f := strings.Fields(string(b))
+			if len(f) < 2 {
+				continue
+			}
+			run, _ := strconv.ParseInt(f[0], 10, 64)
+			waited, _ := strconv.ParseInt(f[1], 10, 64)
+			cpu += time.Duration(run)
+			wait += time.Duration(waited)
+		}
+	}
+	return wait, cpu
+}
+
 // wbProcessesCPU sums the CPU time of pids.
 func wbProcessesCPU(pids ...int) (time.Duration, error) {
 	var total time.Duration
