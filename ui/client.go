@@ -31,6 +31,7 @@ var terminalReset = strings.Join([]string{
 	ansi.ResetModifyOtherKeys,
 	ansi.PopKittyKeyboard(1),
 	"\x1b[?2026l", // a synchronized update cut off midway
+	"\x1b[?2031l", // colour scheme reports (theme = "auto")
 	"\x1b[0 q",    // the cursor's shape
 	"\x1b[?25h",   // the cursor
 	ansi.ResetModeAltScreenSaveCursor,

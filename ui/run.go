@@ -110,6 +110,7 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 	}
 	if m.theme.auto {
 		opts.rt.Setup += seqQueryScheme
+		opts.rt.ExtraModes = append(opts.rt.ExtraModes, modeSchemeReports)
 	}
 	// The first view says which terminal modes the session wants.
 	opts.rt.Modes = m.View()

@@ -18,6 +18,11 @@ import (
 // session sends.
 const seqQueryScheme = "\x1b[?996n"
 
+// modeSchemeReports (mode 2031) has the terminal report each change of its
+// light or dark scheme as CSI ? 997 n, so theme = "auto" follows the system
+// switching while the session runs; undone on the way out.
+var modeSchemeReports = termrt.Mode{Set: "\x1b[?2031h", Reset: "\x1b[?2031l"}
+
 // themeState is the model's theme choice: per view, so each attached
 // client may show its own.
 type themeState struct {

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/themes"
@@ -150,4 +154,55 @@ func TestThemeNamesAgree(t *testing.T) {
 	if strings.Join(config.BuiltinThemes, ",") != strings.Join(want, ",") {
 		t.Errorf("config.BuiltinThemes = %v, want %v", config.BuiltinThemes, want)
 	}
+}
+
+// TestRunAutoThemeAsksAndFollows runs the real event loop with theme =
+// "auto": the terminal is asked for its background and its scheme, mode
+// 2031 is turned on (and off on the way out), and a light scheme report
+// redraws the status line with the light theme's background.
+func TestRunAutoThemeAsksAndFollows(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	eng := newFakeEngine(testSnapshot(), time.Now)
+	cfg := testConfig()
+	cfg.UI.Theme = themes.Auto
+	m := newModel(eng, cfg, testStyles(), time.Now)
+	inR, inW := io.Pipe()
+	t.Cleanup(func() { inW.Close() })
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), eng, m, cfg, WithIO(inR, out), WithSize(80, 24), WithEnv([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}))
+	}()
+	eng.changed <- struct{}{}
+	waitFor(t, "the first frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "a1-title") })
+	checkOrder(t, out.String(), []string{"\x1b[?2031h", seqQueryColors, seqQueryScheme})
+
+	light, _ := themes.Builtin("light")
+	r, g, b, _ := themes.Color(light.StatusBg).RGBA()
+	lightBg := fmt.Sprintf("48;2;%d;%d;%d", r>>8, g>>8, b>>8)
+	if strings.Contains(out.String(), lightBg) {
+		t.Fatal("the light status line is drawn before the terminal said it is light")
+	}
+	if _, err := inW.Write([]byte("\x1b[?997;2n")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the light theme after the scheme report", func() bool { return strings.Contains(out.String(), lightBg) })
+
+	if _, err := inW.Write([]byte("\x02q")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the quit question", func() bool { return strings.Contains(ansi.Strip(out.String()), "Quit agentgrid?") })
+	if _, err := inW.Write([]byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after quitting")
+	}
+	got := out.String()
+	checkOrder(t, got[strings.LastIndex(got, "Quit agentgrid?"):], []string{"\x1b[?2031l", "\x1b[<1u", "\x1b[?1049l"})
 }

@@ -100,6 +100,10 @@ type Options struct {
 	// alternate screen, focus reports, bracketed paste, keyboard
 	// enhancements, the window title and the first mouse mode.
 	Modes tea.View
+	// ExtraModes are modes beyond the view's, set up after them and undone
+	// with them, in reverse order (a report the terminal sends on its own,
+	// such as mode 2031's colour scheme changes).
+	ExtraModes []Mode
 	// Setup is written once the terminal is set up, before the first
 	// frame: queries whose answers arrive as input (tea.ForegroundColorMsg,
 	// tea.BackgroundColorMsg), whenever the terminal sends them.
@@ -388,7 +392,7 @@ func (p *Program) takeTerminal(cancel context.CancelFunc) (width, height int, re
 		return 0, 0, nil, err
 	}
 	width, height = t.size(opts, opts.Env)
-	if err := t.setup(opts.Modes); err != nil {
+	if err := t.setup(opts.Modes, opts.ExtraModes); err != nil {
 		return 0, 0, nil, err
 	}
 	if opts.Setup != "" {

@@ -120,11 +120,15 @@ func (t *terminal) caps(env []string) writerCaps {
 	return c
 }
 
+// Mode is a terminal mode: the sequence that turns it on and the one that
+// undoes it.
+type Mode struct{ Set, Reset string }
+
 // setup puts the terminal in raw mode and turns on what the view asks for:
 // the alternate screen, focus and paste reporting, the kitty keyboard
 // protocol, the window title. The screen writer takes over from here and
 // switches the mouse mode and the cursor as frames ask.
-func (t *terminal) setup(v tea.View) error {
+func (t *terminal) setup(v tea.View, extra []Mode) error {
 	if t.inTTY != nil {
 		st, err := term.MakeRaw(t.inTTY.Fd())
 		if err != nil {
@@ -168,6 +172,9 @@ func (t *terminal) setup(v tea.View) error {
 	// are pushed and popped so the shell gets its own back.
 	on(ansi.SetModifyOtherKeys2, ansi.ResetModifyOtherKeys)
 	on(ansi.PushKittyKeyboard(kittyFlags(v.KeyboardEnhancements)), ansi.PopKittyKeyboard(1))
+	for _, m := range extra {
+		on(m.Set, m.Reset)
+	}
 	if _, err := io.WriteString(t.out, b.String()); err != nil {
 		t.restore(0)
 		return fmt.Errorf("set the terminal up: %w", err)
