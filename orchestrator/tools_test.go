@@ -80,6 +80,13 @@ func TestKindMCPToolsAreEnforcedOnTheSocket(t *testing.T) {
 	wantOK(t, "a worker sets a status", wc.SetStatus(ctx, "note", "working", "", 0))
 	_, err = wc.Wait(ctx, []string{w.ID}, time.Millisecond)
 	wantOK(t, "a worker waits", err)
+	// session.info tells the MCP server which tools to offer.
+	if info, err := wc.SessionInfo(ctx); err != nil || !info.ToolsLimited || !slices.Equal(info.Tools, []string{"list_agents", "read_agent_output", "wait_agent", "set_status"}) {
+		t.Errorf("session.info as the worker: %+v %v", info, err)
+	}
+	if info, err := user.SessionInfo(ctx); err != nil || info.ToolsLimited {
+		t.Errorf("session.info as the user: %+v %v", info, err)
+	}
 	// Its own hooks still report.
 	wantOK(t, "a worker's hook signals itself", wc.Signal(ctx, w.ID, "claude", agentstate.Signal{State: agentstate.Running, Why: "tool"}))
 

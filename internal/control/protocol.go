@@ -108,6 +108,11 @@ type SessionInfo struct {
 	Agents  int       `json:"agents"`
 	// Clients is how many terminals are attached.
 	Clients int `json:"clients"`
+	// Tools are the MCP tools the caller may use, when its kind limits
+	// them ([kinds.NAME] mcp_tools); ToolsLimited says the list applies
+	// (an empty list then means none).
+	Tools        []string `json:"tools,omitempty"`
+	ToolsLimited bool     `json:"tools_limited,omitempty"`
 }
 
 // SpawnParams are the parameters of agent.spawn: title, cwd, kind, prompt,

@@ -256,7 +256,7 @@ func engineError(ctx context.Context, err error) *RPCError {
 	return &RPCError{Code: CodeServerError, Message: err.Error()}
 }
 
-func handleSessionInfo(_ context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
+func handleSessionInfo(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
 	var p struct{}
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
@@ -268,6 +268,7 @@ func handleSessionInfo(_ context.Context, s *Server, params json.RawMessage) (an
 	if s.o.Attach != nil {
 		info.Clients = s.o.Attach.Clients()
 	}
+	info.Tools, info.ToolsLimited = toolsOf(callerFrom(ctx))
 	return info, nil
 }
 

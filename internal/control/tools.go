@@ -66,3 +66,22 @@ func mayTool(ctx context.Context, method string) *RPCError {
 	}
 	return nil
 }
+
+// toolsOf lists the MCP tools c may use; limited is false when it may use
+// every one.
+func toolsOf(c Caller) (tools []string, limited bool) {
+	tc, ok := c.(ToolCaller)
+	if !ok {
+		return nil, false
+	}
+	tools = []string{}
+	for _, t := range MCPTools {
+		if tc.MayTool(t) == nil {
+			tools = append(tools, t)
+		}
+	}
+	if len(tools) == len(MCPTools) {
+		return nil, false
+	}
+	return tools, true
+}

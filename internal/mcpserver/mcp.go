@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -223,7 +224,28 @@ func New(client *control.Client) *mcp.Server {
 	}, guard(t.setStatus))
 	addLoopTool(s, t)
 	addKindTools(s, t)
+	hideRefusedTools(s, client)
 	return s
+}
+
+// hideRefusedTools takes the tools the session would refuse this agent
+// ([kinds.NAME] mcp_tools) off the list, so its model does not reach for
+// them; the session refuses them anyway. A session that does not say
+// keeps them all.
+func hideRefusedTools(s *mcp.Server, client *control.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	info, err := client.SessionInfo(ctx)
+	if err != nil || !info.ToolsLimited {
+		return
+	}
+	var hide []string
+	for _, name := range control.MCPTools {
+		if !slices.Contains(info.Tools, name) {
+			hide = append(hide, name)
+		}
+	}
+	s.RemoveTools(hide...)
 }
 
 func withTitle(a *mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {
