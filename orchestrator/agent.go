@@ -26,8 +26,10 @@ type agent struct {
 	lastHookAt time.Time
 	id         string
 	seq        int
-	title      string // asked for; "" means derive from the terminal title or argv
-	kind       string
+	// worktree and branch are the git worktree the agent runs in, if any.
+	worktree, branch string
+	title            string // asked for; "" means derive from the terminal title or argv
+	kind             string
 	// route is how a category or kind resolved (kind, model, provider,
 	// the fallbacks left, the tries) — categories_engine.go.
 	route routing
@@ -121,6 +123,7 @@ func (a *agent) info(q *queueEntry, number int) control.AgentInfo {
 		Created: a.created, PID: a.pid, Visible: a.visible && !a.closed, Number: number, QueuePos: queuePos,
 		LogPath: a.logPath, Subagents: a.f.Subagents, Interrupted: a.f.Interrupted, Accent: a.accent,
 		Category: a.route.category, Model: a.route.model, Provider: a.route.provider,
+		Worktree: a.worktree, Branch: a.branch,
 	}
 	if a.route.try > 1 {
 		in.Try = a.route.try

@@ -22,6 +22,9 @@ import (
 // slot is free and queued otherwise; it fails when the command cannot be
 // resolved or the queue is full (agents.max_queued).
 func (e *Engine) Spawn(req control.SpawnRequest) (control.AgentInfo, error) {
+	if req.Worktree != nil {
+		return e.spawnInWorktree(req)
+	}
 	var info control.AgentInfo
 	var err error
 	if derr := e.do(func() { info, err = e.spawn(req) }); derr != nil {

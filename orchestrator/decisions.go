@@ -8,6 +8,7 @@ import (
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/internal/policy"
+	"github.com/agentgrid/agentgrid/internal/worktree"
 )
 
 // decideSignalWait is how long Decide waits for the reconciler to apply
@@ -38,7 +39,11 @@ func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.As
 	live := ok && !info.State.Finished()
 	if live && e.pol.Rules() > 0 {
 		var warns []policy.Warning
-		d, warns = e.pol.DecideAll(policy.Agent{ID: info.ID, Kind: info.Kind, Cwd: info.Cwd}, ask, e.now())
+		pa := policy.Agent{ID: info.ID, Kind: info.Kind, Cwd: info.Cwd}
+		if info.Worktree != "" {
+			pa.Worktree, pa.Repo = info.Worktree, worktree.RepoOf(info.Worktree)
+		}
+		d, warns = e.pol.DecideAll(pa, ask, e.now())
 		for _, w := range warns {
 			// Both agents see it in the status line, for as long as the
 			// policy looks back.

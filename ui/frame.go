@@ -213,6 +213,10 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			prev = q.label.entries
 		}
 		pf.label.entries = agentEntries(entries, a.ID, prev)
+		if a.Worktree != "" {
+			// The agent works on a branch of its own: the border says which.
+			pf.label.right = "⎇ " + a.Branch
+		}
 		if m.snap.Zoomed {
 			pf.label.right = "zoomed"
 		}

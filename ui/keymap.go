@@ -325,7 +325,16 @@ func helpSections(prefix string, opts keyOptions, all bool) []helpSection {
 			out = append(out, sec)
 		}
 	}
-	return append(out, sessionsHelp)
+	return append(out, sessionsHelp, helpSection{title: "Beyond the keys", intro: "Copying, notices, recordings and worktrees from the command line and the config.", rows: beyondKeys})
+}
+
+// beyondKeys are the help's rows for what is not a key: the copy's paste
+// buffers, notices, recording and worktrees.
+var beyondKeys = [][2]string{
+	{"agentgrid paste", "print the last copy (-b N: an older one); copies also go to your terminal's clipboard (OSC 52)"},
+	{"[ui] notify_on", "bell, OSC 9 (osc9) or OSC 777 (osc777) when an agent is waiting, done or failed; never for the pane you look at"},
+	{"agentgrid --record FILE", "record the screen as an asciicast v2 file with agent markers (prefix R stops and starts)"},
+	{"agentgrid spawn --worktree NAME", "a git worktree and branch of its own: agentgrid/NAME; close --remove-worktree removes a clean one"},
 }
 
 // KeymapMarkdown returns agentgrid's key bindings as Markdown, generated from

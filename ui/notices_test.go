@@ -115,3 +115,18 @@ func TestPaneClipboardOnlyWhenAllowed(t *testing.T) {
 		t.Errorf("a write that is not base64 went out: %q", raw)
 	}
 }
+
+// The help overlay covers copy, notices, recording and worktrees.
+func TestHelpCoversCopyNoticesRecordingWorktrees(t *testing.T) {
+	var all strings.Builder
+	for _, sec := range helpSections("ctrl+b", keyOptions{}, false) {
+		for _, r := range sec.rows {
+			all.WriteString(r[0] + " " + r[1] + "\n")
+		}
+	}
+	for _, want := range []string{"copy the marked text", "agentgrid paste", "notify_on", "--record", "start / stop recording", "--worktree", "--remove-worktree"} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("the help lacks %q", want)
+		}
+	}
+}

@@ -123,9 +123,10 @@ func withClient(cmd *cobra.Command, fn func(ctx context.Context, c *control.Clie
 
 func newSpawnCmd() *cobra.Command {
 	var (
-		p      control.SpawnParams
-		env    []string
-		asJSON bool
+		p        control.SpawnParams
+		env      []string
+		asJSON   bool
+		worktree string
 	)
 	cmd := &cobra.Command{
 		Use:   "spawn [flags] [-- COMMAND [ARGS...]]",
@@ -154,9 +155,23 @@ that its own flags are not read as agentgrid's.`,
   agentgrid spawn --category quick --prompt "fix the typo in README.md"
 
   # extra environment and another directory
-  agentgrid spawn --cwd ../api --env PORT=8081 --env DEBUG=1 -- make run`,
+  agentgrid spawn --cwd ../api --env PORT=8081 --env DEBUG=1 -- make run
+
+  # in a git worktree of its own (.agentgrid/worktrees/fix-login, branch agentgrid/fix-login)
+  agentgrid spawn --worktree fix-login --kind claude --prompt "fix the login redirect"`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f := cmd.Flags().Lookup("worktree"); f != nil && f.Changed {
+				// --worktree NAME: the name comes as the first argument
+				// before --, since the flag's value is optional.
+				if worktree == autoWorktree && cmd.ArgsLenAtDash() > 0 {
+					worktree, args = args[0], args[1:]
+				}
+				p.Worktree = &control.WorktreeSpec{}
+				if worktree != autoWorktree {
+					p.Worktree.Name = worktree
+				}
+			}
 			p.Argv = args
 			if p.Kind != "" && p.Category != "" {
 				return exitError{exitUsage, "give --kind or --category, not both"}
@@ -209,6 +224,8 @@ that its own flags are not read as agentgrid's.`,
 	f.StringVar(&p.Prompt, "prompt", "", "task for an agent CLI started with --kind or --category")
 	f.StringArrayVar(&env, "env", nil, "extra environment variable NAME=VALUE (repeatable)")
 	f.BoolVar(&asJSON, "json", false, "print the new agent as JSON instead of its id")
+	f.StringVar(&worktree, "worktree", "", "run the agent in a new git worktree of the repository (<repo>/.agentgrid/worktrees/NAME, branch agentgrid/NAME); NAME is made from the title when left out")
+	f.Lookup("worktree").NoOptDefVal = autoWorktree
 	withLoopFlags(cmd, &p)
 	return cmd
 }
@@ -418,8 +435,11 @@ func unfinished(agents []control.AgentInfo) string {
 	return strings.Join(parts, ", ")
 }
 
+// autoWorktree is --worktree given without a name.
+const autoWorktree = "\x00auto"
+
 func newCloseCmd() *cobra.Command {
-	var tree bool
+	var tree, removeWorktree bool
 	cmd := &cobra.Command{
 		Use:   "close [--tree] ID...",
 		Short: "Close agents: hang up their processes and remove their panes",
@@ -427,26 +447,33 @@ func newCloseCmd() *cobra.Command {
 finally SIGKILL after the grace period (agents.kill_grace). A queued agent is
 taken out of the queue. The agent's record, exit status and output log stay
 available to list, explain and its log file. --tree closes each agent's
-descendants too (the agents it started, theirs, ...), deepest first.`,
+descendants too (the agents it started, theirs, ...), deepest first.
+--remove-worktree then removes the git worktree each agent ran in (spawn
+--worktree), unless it has uncommitted changes, which keep it; its branch stays.`,
 		Example: `  agentgrid close a3
   agentgrid close $(agentgrid list --json | jq -r '.[] | select(.state == "idle") | .id')`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
-				if tree {
-					return closeTree(ctx, c, ids)
-				}
 				var errs []error
-				for _, id := range ids {
-					if err := c.CloseAgent(ctx, id); err != nil {
-						errs = append(errs, fmt.Errorf("close %s: %w", id, err))
+				if tree {
+					errs = append(errs, closeTree(ctx, c, ids))
+				} else {
+					for _, id := range ids {
+						if err := c.CloseAgent(ctx, id); err != nil {
+							errs = append(errs, fmt.Errorf("close %s: %w", id, err))
+						}
 					}
+				}
+				if removeWorktree {
+					errs = append(errs, removeWorktrees(ctx, c, ids, cmd.ErrOrStderr()))
 				}
 				return errors.Join(errs...)
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&tree, "tree", false, "close each agent's descendants too, deepest first")
+	cmd.Flags().BoolVar(&removeWorktree, "remove-worktree", false, "then remove each agent's git worktree (kept when it has uncommitted changes)")
 	return cmd
 }
 

@@ -60,6 +60,10 @@ type AgentInfo struct {
 	QueuedSince *time.Time `json:"queued_since,omitempty"`
 
 	LogPath string `json:"log_path,omitempty"`
+	// Worktree is the git worktree the agent runs in and Branch its
+	// branch, when it was spawned with one.
+	Worktree string `json:"worktree,omitempty"`
+	Branch   string `json:"branch,omitempty"`
 	// LogError says why the output log stopped (a full disk) and when;
 	// output after that is shown but not logged.
 	LogError  string `json:"log_error,omitempty"`
@@ -94,6 +98,9 @@ type SpawnRequest struct {
 	// Loop runs the agent in a continuation loop from its first turn; the
 	// prompt is its task.
 	Loop *LoopSpec `json:"loop,omitempty"`
+	// Worktree runs the agent in a new git worktree of the repository
+	// that holds Cwd, on a branch of its own (agentgrid spawn --worktree).
+	Worktree *WorktreeSpec `json:"worktree,omitempty"`
 	// Parent is the agent whose token asked for the spawn ("" when the user
 	// did). The control socket sets it from the caller, never from params.
 	Parent string `json:"-"`

@@ -75,7 +75,10 @@ type PasteResult struct {
 	Count int `json:"count"`
 }
 
-func init() { handlers[MethodSessionPaste] = handlePaste }
+func init() {
+	handlers[MethodSessionPaste] = handlePaste
+	methodTools[MethodSessionPaste] = ToolRead
+}
 
 func handlePaste(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
 	var p PasteParams

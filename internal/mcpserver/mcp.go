@@ -61,6 +61,11 @@ type (
 		Prompt   string            `json:"prompt,omitempty"`
 		Argv     []string          `json:"argv,omitempty"`
 		Env      map[string]string `json:"env,omitempty"`
+		Worktree string            `json:"worktree,omitempty"`
+	}
+	closeInput struct {
+		ID             string `json:"id"`
+		RemoveWorktree bool   `json:"remove_worktree,omitempty"`
 	}
 	listInput    struct{}
 	readOutInput struct {
@@ -78,9 +83,6 @@ type (
 		TimeoutSeconds float64  `json:"timeout_seconds,omitempty"`
 		Until          string   `json:"until,omitempty"`
 		Any            bool     `json:"any,omitempty"`
-	}
-	idInput struct {
-		ID string `json:"id"`
 	}
 	eventsInput struct {
 		Cursor         int64   `json:"cursor,omitempty"`
@@ -106,7 +108,8 @@ var toolSchemas = map[string]string{
     "category": {"type": "string", "maxLength": 64, "description": "instead of kind: a category from the config (list_kinds lists them), which picks the kind, the model and fallbacks"},
     "prompt": {"type": "string", "description": "task for an agent CLI kind or category; needs one of them"},
     "argv":   {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "command and arguments to run, e.g. [\"go\", \"test\", \"./...\"]; overrides the kind's command"},
-    "env":    {"type": "object", "additionalProperties": {"type": "string"}, "description": "extra environment variables"}
+    "env":    {"type": "object", "additionalProperties": {"type": "string"}, "description": "extra environment variables"},
+    "worktree": {"type": "string", "minLength": 1, "maxLength": 64, "description": "run the agent in a new git worktree of the repository of cwd, on its own branch agentgrid/NAME: a NAME (letters, digits, . _ -), or \"auto\" for one made from the title"}
   }
 }`,
 	"list_agents": `{"type": "object", "additionalProperties": false, "properties": {}}`,
@@ -144,7 +147,10 @@ var toolSchemas = map[string]string{
 }`,
 	"close_agent": `{
   "type": "object", "additionalProperties": false, "required": ["id"],
-  "properties": {"id": ` + agentIDSchema + `}
+  "properties": {
+    "id": ` + agentIDSchema + `,
+    "remove_worktree": {"type": "boolean", "description": "then remove the git worktree the agent ran in (kept when it has uncommitted changes; its branch stays)"}
+  }
 }`,
 	"set_status": `{
   "type": "object", "additionalProperties": false, "required": ["key", "text"],
@@ -306,13 +312,15 @@ type agentSummary struct {
 	Turns     int              `json:"turns,omitempty"`
 	LastTurn  string           `json:"last_turn,omitempty"`
 	Loop      *loopInfo        `json:"loop,omitempty"`
+	Worktree  string           `json:"worktree,omitempty"`
+	Branch    string           `json:"branch,omitempty"`
 }
 
 func summarize(a control.AgentInfo) agentSummary {
 	return agentSummary{
 		ID: a.ID, Title: a.Title, Kind: a.Kind, Category: a.Category, Model: a.Model, Argv: a.Argv, State: a.State, Why: a.Why, Since: a.Since,
 		ExitCode: a.ExitCode, Visible: a.Visible, QueuePos: a.QueuePos, Subagents: a.Subagents, Ended: a.Ended,
-		Turns: a.Turns, LastTurn: a.LastTurn, Loop: a.Loop,
+		Turns: a.Turns, LastTurn: a.LastTurn, Loop: a.Loop, Worktree: a.Worktree, Branch: a.Branch,
 	}
 }
 
@@ -328,7 +336,14 @@ func (t mcpTools) spawn(ctx context.Context, in spawnInput) (any, error) {
 	}
 	ctx, cancel := callCtx(ctx)
 	defer cancel()
-	a, err := t.c.Spawn(ctx, control.SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Category: in.Category, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env})
+	p := control.SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Category: in.Category, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env}
+	if in.Worktree != "" {
+		p.Worktree = &control.WorktreeSpec{}
+		if in.Worktree != "auto" {
+			p.Worktree.Name = in.Worktree
+		}
+	}
+	a, err := t.c.Spawn(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("spawn the agent: %w", err)
 	}
@@ -457,13 +472,24 @@ func (t mcpTools) events(ctx context.Context, in eventsInput) (any, error) {
 	return out, nil
 }
 
-func (t mcpTools) close(ctx context.Context, in idInput) (any, error) {
+func (t mcpTools) close(ctx context.Context, in closeInput) (any, error) {
 	ctx, cancel := callCtx(ctx)
 	defer cancel()
 	if err := t.c.CloseAgent(ctx, in.ID); err != nil {
 		return nil, fmt.Errorf("close %s: %w", in.ID, err)
 	}
-	return map[string]any{"ok": true, "id": in.ID}, nil
+	out := map[string]any{"ok": true, "id": in.ID}
+	if in.RemoveWorktree {
+		if _, err := t.c.Wait(ctx, []string{in.ID}, 20*time.Second); err != nil {
+			return nil, fmt.Errorf("wait for %s to end: %w", in.ID, err)
+		}
+		path, err := t.c.RemoveWorktree(ctx, in.ID)
+		if err != nil {
+			return nil, fmt.Errorf("closed %s, but its worktree stays: %w", in.ID, err)
+		}
+		out["removed_worktree"] = path
+	}
+	return out, nil
 }
 
 func (t mcpTools) setStatus(ctx context.Context, in statusInput) (any, error) {

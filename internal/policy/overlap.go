@@ -62,6 +62,11 @@ func (e *Engine) overlap(r Rule, a Agent, ask agentstate.Ask, now time.Time) (st
 			p = filepath.Join(cwd, p)
 		}
 		p = filepath.Clean(p)
+		if a.Worktree != "" && a.Repo != "" {
+			if rel, err := filepath.Rel(a.Worktree, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				p = filepath.Join(a.Repo, rel)
+			}
+		}
 		var others []string
 		for _, ed := range e.edits[p] {
 			if ed.agent == a.ID || now.Sub(ed.at) > window || (e.live != nil && !e.live(ed.agent)) || slices.Contains(others, ed.agent) {

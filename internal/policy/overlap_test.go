@@ -63,3 +63,32 @@ func TestOverlapBlockKeepsTheBlockedEditOut(t *testing.T) {
 		t.Errorf("a3: %+v; a2's refused edit must not count", d)
 	}
 }
+
+// Agents in different git worktrees of one repository edit the same file
+// when the paths match inside their worktrees: they are flagged, as two
+// agents in one checkout are; a file of another name is not.
+func TestOverlapAcrossWorktrees(t *testing.T) {
+	e := New([]Rule{{Name: "overlap", Use: UseOverlap}})
+	t0 := time.Unix(10000, 0)
+	wt := func(name string) Agent {
+		p := "/repo/.agentgrid/worktrees/" + name
+		return Agent{ID: name, Cwd: p, Worktree: p, Repo: "/repo"}
+	}
+	edit := func(a Agent, file string, at time.Time) agentstate.Decision {
+		d, _ := e.DecideAll(a, agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Edit", Paths: []string{file}}, at)
+		return d
+	}
+	if d := edit(wt("w1"), "api/x.go", t0); d.Action != agentstate.ActionNone {
+		t.Fatalf("the first edit: %+v", d)
+	}
+	if d := edit(wt("w2"), "/repo/.agentgrid/worktrees/w2/api/y.go", t0.Add(time.Second)); d.Action != agentstate.ActionNone {
+		t.Errorf("another file: %+v", d)
+	}
+	if d := edit(wt("w2"), "/repo/.agentgrid/worktrees/w2/api/x.go", t0.Add(time.Minute)); d.Action != agentstate.ActionHint || !strings.Contains(d.Message, "/repo/api/x.go was edited by agent w1") {
+		t.Errorf("w2 edits w1's file in its own worktree: %+v", d)
+	}
+	// The main checkout's agent edits the same file of the repository.
+	if d := edit(Agent{ID: "m", Cwd: "/repo"}, "api/x.go", t0.Add(2*time.Minute)); d.Action != agentstate.ActionHint {
+		t.Errorf("the main checkout's edit of the file: %+v", d)
+	}
+}

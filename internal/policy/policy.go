@@ -46,6 +46,11 @@ type Agent struct {
 	ID   string
 	Kind string
 	Cwd  string
+	// Worktree is the git worktree the agent works in and Repo the
+	// repository's main checkout, when it has one: the overlap built-in
+	// counts a file of the worktree as the same file of the repository, so
+	// agents editing it in different worktrees are flagged.
+	Worktree, Repo string
 }
 
 // Record is one decision, for `agentgrid explain`.
