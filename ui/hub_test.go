@@ -318,3 +318,27 @@ func TestLocalizeLaysOutEveryPane(t *testing.T) {
 		t.Fatalf("zoomed on a2: panes %+v main %+v hidden %d", z.Panes, z.Main.Box, len(z.Hidden))
 	}
 }
+
+// TestHubThemePerClient: each attached terminal has its own theme: prefix
+// T in one client switches that client only, and a read-only client may
+// switch its own.
+func TestHubThemePerClient(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	h, _, _ := startHubEngine(t, "hub-marker-theme")
+	rw := attachTest(t, h, 120, 40, false, true)
+	ro := attachTest(t, h, 100, 30, true, true)
+	waitFor(t, "both clients' first frames", func() bool {
+		return strings.Contains(rw.text(), "hub-marker-theme") && strings.Contains(ro.text(), "hub-marker-theme")
+	})
+	rw.typeIn(t, "\x02T")
+	waitFor(t, "the theme's name in the client that switched", func() bool { return strings.Contains(rw.text(), "theme: light") })
+	ro.typeIn(t, "\x02?")
+	waitFor(t, "the read-only client's help", func() bool { return strings.Contains(ro.text(), "next colour theme") })
+	if strings.Contains(ro.text(), "theme: light") {
+		t.Error("one client's theme switch shows in another")
+	}
+	ro.typeIn(t, "q")
+	waitFor(t, "the read-only client's help closed", func() bool { return !strings.Contains(ro.text(), "next colour theme") })
+	ro.typeIn(t, "\x02T\x02T")
+	waitFor(t, "the read-only client's own switch", func() bool { return strings.Contains(ro.text(), "theme: solarized") })
+}

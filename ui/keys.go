@@ -183,7 +183,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 // changes only its own view, never the session.
 func readOnlyAction(act action) bool {
 	switch act {
-	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown, actFocusNumber, actGoTo, actZoom,
+	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown, actFocusNumber, actGoTo, actZoom, actTheme,
 		actScrollMode, actAgents, actHelp, actRedraw, actDetach:
 		return true
 	}
