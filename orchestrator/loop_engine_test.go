@@ -270,3 +270,18 @@ func TestLoopTypesAContinuationWhoseStopAnswerWasLost(t *testing.T) {
 		t.Errorf("after typing the lost continuation: %+v", l)
 	}
 }
+
+// TestLoopOnTheMainView: the orchestrator in the main view loops like any
+// agent, and its loop is in its info.
+func TestLoopOnTheMainView(t *testing.T) {
+	e := newTestEngine(t, nil, []string{"cat"}, nil)
+	waitAgent(t, e, control.MainID, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+	if _, err := e.Loop(control.MainID, control.LoopStart, control.LoopSpec{Promise: "DONE", Max: 2, Task: "plan the release"}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.Decide(control.MainID, "claude", stopSig, stopAsk("Planned half.", false))
+	if err != nil || d.Action != agentstate.ActionBlock || !strings.Contains(d.Message, "iteration 2/2") {
+		t.Fatalf("main's Stop: %+v, %v", d, err)
+	}
+	waitAgent(t, e, control.MainID, "its loop at iteration 2", func(a control.AgentInfo) bool { return a.Loop != nil && a.Loop.Iteration == 2 })
+}

@@ -415,6 +415,7 @@ func (e *Engine) publish() {
 	}
 	if m := s.main; m != nil {
 		in := m.info(nil, 0)
+		in.Loop = e.loops.info(control.MainID)
 		snap.Main = &PaneView{Agent: in, Box: m.box, Term: reader(m.term)}
 	}
 	e.snap.Store(snap)
