@@ -53,6 +53,9 @@ func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.As
 			e.log.Info("hook answered", "agent", id, "point", ask.Point, "tool", ask.Tool, "action", d.Action, "policy", d.Policy)
 		}
 	}
+	if ask.Todos != nil {
+		e.loops.noteTodos(id, *ask.Todos)
+	}
 	if ask.Point == agentstate.PointStop {
 		// A loop that goes on answers the Stop; a policy's word at Stop
 		// counts only when it does not.

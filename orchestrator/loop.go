@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -29,6 +30,9 @@ type loopState struct {
 	// typed is set when the user typed into the pane since the last
 	// continuation: the next finished turn pauses the loop.
 	typed bool
+	// With --while-todos: the items done at the last continuation, and
+	// how many continuations in a row added none.
+	doneAt, stalls int
 }
 
 // loopTurn is what the session knows of a finished turn.
@@ -42,7 +46,9 @@ type loopTurn struct {
 	// answerable is set when the turn ended at a hook whose answer makes
 	// the CLI go on (Claude Code's Stop): a continuation can be that answer.
 	answerable bool
-	now        time.Time
+	// todos is the agent's todo list as last seen, nil if never.
+	todos *agentstate.Todos
+	now   time.Time
 }
 
 // loopStep is the decision on a finished turn: the loop's new status and
@@ -59,6 +65,8 @@ type loopStep struct {
 	delay  time.Duration
 	// notify is set on a pause the user has to act on.
 	notify bool
+	// doneAt and stalls are the loop's new todo progress (--while-todos).
+	doneAt, stalls int
 }
 
 // decideLoop decides what a finished turn means for a loop. The order is
@@ -77,10 +85,26 @@ func decideLoop(l loopState, t loopTurn) loopStep {
 		return loopStep{status: control.LoopPaused, reason: "paused: the agent is waiting for you; resume with agentgrid loop resume", notify: true}
 	case promised:
 		return loopStep{status: control.LoopSucceeded, reason: fmt.Sprintf("succeeded: the promise came in iteration %d", l.iteration)}
+	case l.spec.WhileTodos && t.todos != nil && t.todos.Open == 0:
+		return loopStep{status: control.LoopSucceeded, reason: fmt.Sprintf("succeeded: the todo list has no open items after iteration %d", l.iteration)}
 	case l.spec.Max > 0 && l.iteration >= l.spec.Max:
 		return loopStep{status: control.LoopStopped, reason: fmt.Sprintf("stopped: %d iterations without the promise", l.iteration)}
 	case l.spec.For() > 0 && t.now.Sub(l.started) >= l.spec.For():
 		return loopStep{status: control.LoopStopped, reason: fmt.Sprintf("stopped: ran for %s without the promise", l.spec.For())}
+	}
+	doneAt, stalls := l.doneAt, l.stalls
+	if l.spec.WhileTodos {
+		// Progress is a change in the items done since the last
+		// continuation (fewer: a new list was written). Only turns that
+		// a continuation started count against it.
+		switch {
+		case t.todos != nil && t.todos.Done != l.doneAt:
+			doneAt, stalls = t.todos.Done, 0
+		case l.iteration > 1:
+			if stalls++; stalls >= l.spec.Stalls() {
+				return loopStep{status: control.LoopStopped, reason: fmt.Sprintf("stopped: %d continuations in a row completed no todo item", stalls)}
+			}
+		}
 	}
 	next := l.iteration + 1
 	step := loopStep{
@@ -88,6 +112,8 @@ func decideLoop(l loopState, t loopTurn) loopStep {
 		reason: fmt.Sprintf("continued: iteration %d", next),
 		next:   next,
 		prompt: loopPrompt(l.spec, next),
+		doneAt: doneAt,
+		stalls: stalls,
 	}
 	// A cooldown cannot be spent inside a hook (it has 200 ms): the
 	// continuation is then typed.
@@ -116,9 +142,14 @@ func loopPrompt(spec control.LoopSpec, k int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[agentgrid loop: iteration %s]\n\n", of)
 	b.WriteString(strings.TrimSpace(spec.Task))
-	fmt.Fprintf(&b, "\n\nKeep working on this task until it is completely done and checked. "+
-		"Only then end your final message with the line <promise>%s</promise>. "+
-		"Do not write that line before the task is done.", spec.Promise)
+	b.WriteString("\n\nKeep working on this task until it is completely done and checked.")
+	if spec.WhileTodos {
+		b.WriteString(" Work through your todo list and mark each item completed when it is done; the loop goes on while items are open.")
+	}
+	if spec.Promise != "" {
+		fmt.Fprintf(&b, " Only then end your final message with the line <promise>%s</promise>. "+
+			"Do not write that line before the task is done.", spec.Promise)
+	}
 	return b.String()
 }
 

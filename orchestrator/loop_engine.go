@@ -30,13 +30,20 @@ type loopEntry struct {
 	// instead (the answer missed the hook's budget), it is typed.
 	answered string
 	history  []control.Decided
+	// todos is the agent's todo list as last seen (--while-todos).
+	todos *agentstate.Todos
 }
 
 func (l *loopEntry) info() *control.LoopInfo {
-	return &control.LoopInfo{
+	in := &control.LoopInfo{
 		LoopSpec: l.spec, Iteration: l.iteration, Status: l.status,
 		Started: l.started, Reason: l.reason, Updated: l.updated,
 	}
+	if l.spec.WhileTodos && l.todos != nil {
+		t := *l.todos
+		in.Todos = &t
+	}
+	return in
 }
 
 // loopHistoryLen is how many of a loop's steps explain keeps.
@@ -78,6 +85,22 @@ func (l *loopEntry) cancel() {
 type loopBoard struct {
 	mu sync.Mutex
 	m  map[string]*loopEntry
+	// todos is each agent's todo list as its hooks last showed it, kept
+	// for a loop started later with --while-todos.
+	todos map[string]agentstate.Todos
+}
+
+// noteTodos records an agent's todo list (from Decide).
+func (b *loopBoard) noteTodos(id string, t agentstate.Todos) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.todos == nil {
+		b.todos = map[string]agentstate.Todos{}
+	}
+	b.todos[id] = t
+	if l := b.m[id]; l != nil {
+		l.todos = &t
+	}
 }
 
 // info is agent id's loop for its AgentInfo, nil when it has none.
@@ -96,6 +119,10 @@ func (b *loopBoard) begin(id string, spec control.LoopSpec, now time.Time, why s
 		b.m = map[string]*loopEntry{}
 	}
 	l := &loopEntry{loopState: loopState{spec: spec, iteration: 1, started: now}}
+	if t, ok := b.todos[id]; ok {
+		// Progress counts from the list as the loop found it.
+		l.todos, l.doneAt = &t, t.Done
+	}
 	l.set(control.LoopRunning, why, now)
 	b.m[id] = l
 	return l
@@ -185,7 +212,7 @@ func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo,
 		if a.f.State != agentstate.Running {
 			// The paused turn is over: the next one starts now, if the
 			// bounds allow it.
-			e.applyLoopStep(id, l, decideLoop(l.loopState, loopTurn{now: now}))
+			e.applyLoopStep(id, l, decideLoop(l.loopState, loopTurn{todos: l.todos, now: now}))
 		}
 	}
 	info := l.info()
@@ -207,6 +234,7 @@ func (e *Engine) applyLoopStep(id string, l *loopEntry, step loopStep) string {
 		return ""
 	}
 	l.iteration, l.typed, l.answered = step.next, false, ""
+	l.doneAt, l.stalls = step.doneAt, step.stalls
 	if step.answer {
 		l.cancel()
 		l.answered = step.prompt
@@ -229,7 +257,7 @@ func (e *Engine) loopOnStop(id, cli string, ask agentstate.Ask) (agentstate.Deci
 		return agentstate.Decision{}, false
 	}
 	step := decideLoop(l.loopState, loopTurn{
-		said: ask.Said, waiting: before.State == agentstate.Waiting, answerable: registry.ContinuesAtStop(cli), now: e.now(),
+		said: ask.Said, waiting: before.State == agentstate.Waiting, answerable: registry.ContinuesAtStop(cli), todos: l.todos, now: e.now(),
 	})
 	prompt := e.applyLoopStep(id, l, step)
 	info := l.info()

@@ -285,3 +285,40 @@ func TestLoopOnTheMainView(t *testing.T) {
 	}
 	waitAgent(t, e, control.MainID, "its loop at iteration 2", func(a control.AgentInfo) bool { return a.Loop != nil && a.Loop.Iteration == 2 })
 }
+
+// TestLoopWhileTodosFollowsClaudesTodoList: a --while-todos loop goes on
+// while the TodoWrite list has open items, seen through the hooks' asks,
+// and succeeds once none is open.
+func TestLoopWhileTodosFollowsClaudesTodoList(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	in := spawn(t, e, "cat")
+	id := in.ID
+	waitAgent(t, e, id, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
+	todoWrite := func(open, done int) {
+		t.Helper()
+		ask := agentstate.Ask{Point: agentstate.PointPostTool, Tool: "TodoWrite", Todos: &agentstate.Todos{Open: open, Done: done}}
+		if _, err := e.Decide(id, "claude", agentstate.Signal{Event: "PostToolUse", State: agentstate.Running}, ask); err != nil {
+			t.Fatal(err)
+		}
+	}
+	todoWrite(3, 0) // before the loop: the loop starts from this list
+	waitAgent(t, e, id, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+	if _, err := e.Loop(id, control.LoopStart, control.LoopSpec{WhileTodos: true, Max: 10, Task: "port the parser"}); err != nil {
+		t.Fatal(err)
+	}
+	todoWrite(2, 1)
+	d, _ := e.Decide(id, "claude", stopSig, stopAsk("One done.", false))
+	if d.Action != agentstate.ActionBlock || !strings.Contains(d.Message, "todo list") {
+		t.Fatalf("Stop with open items: %+v", d)
+	}
+	if l := loopOf(t, e, id); l.Todos == nil || l.Todos.Open != 2 || !strings.Contains(l.Label(), "· 2 open") {
+		t.Errorf("loop info %+v, label %q", l, l.Label())
+	}
+	todoWrite(0, 3)
+	if d, _ = e.Decide(id, "claude", stopSig, stopAsk("All done.", true)); d.Action != agentstate.ActionNone {
+		t.Fatalf("Stop with no open items: %+v", d)
+	}
+	if l := loopOf(t, e, id); l.Status != control.LoopSucceeded || !strings.Contains(l.Reason, "no open items") {
+		t.Errorf("loop %+v, want succeeded on the todo list", l)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -141,6 +142,8 @@ func TestLoopSpecCheck(t *testing.T) {
 		"promise with newline":  {Promise: "DO\nNE", Max: 3},
 		"huge max":              {Promise: "DONE", Max: control.MaxLoopIterations + 1},
 		"negative cooldown":     {Promise: "DONE", Max: 3, CooldownMS: -1},
+		"stall without todos":   {Promise: "DONE", Max: 3, Stall: 2},
+		"todos without a bound": {WhileTodos: true},
 	}
 	for name, s := range bad {
 		if err := s.Check(); err == nil {
@@ -149,5 +152,54 @@ func TestLoopSpecCheck(t *testing.T) {
 	}
 	if err := (control.LoopSpec{Promise: "DONE", Forever: true, ForMS: 60000}).Check(); err != nil {
 		t.Errorf("forever with --for: %v", err)
+	}
+	if err := (control.LoopSpec{WhileTodos: true, Max: 5, Stall: 2}).Check(); err != nil {
+		t.Errorf("--while-todos without a promise: %v", err)
+	}
+}
+
+// TestDecideLoopWhileTodos covers --while-todos: a list without open items
+// is a success, an item done is progress, and K continuations in a row
+// that complete nothing stop the loop.
+func TestDecideLoopWhileTodos(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	spec := control.LoopSpec{WhileTodos: true, Max: 20, Task: "port the parser"}
+	at := func(iter, doneAt, stalls int) loopState {
+		return loopState{spec: spec, iteration: iter, status: control.LoopRunning, started: t0, doneAt: doneAt, stalls: stalls}
+	}
+	todos := func(open, done int) *agentstate.Todos { return &agentstate.Todos{Open: open, Done: done} }
+	cases := []struct {
+		name           string
+		l              loopState
+		todos          *agentstate.Todos
+		status         string
+		doneAt, stalls int
+	}{
+		{"no open items: success", at(3, 1, 0), todos(0, 4), control.LoopSucceeded, 0, 0},
+		{"an item done: progress", at(3, 1, 2), todos(2, 2), control.LoopRunning, 2, 0},
+		{"a new, shorter list is progress", at(3, 5, 2), todos(3, 0), control.LoopRunning, 0, 0},
+		{"the first turn never stalls", at(1, 0, 0), todos(3, 0), control.LoopRunning, 0, 0},
+		{"no list seen yet: a stall", at(2, 0, 0), nil, control.LoopRunning, 0, 1},
+		{"nothing done: one more stall", at(4, 1, 1), todos(2, 1), control.LoopRunning, 1, 2},
+		{"the third continuation without progress stops", at(5, 1, 2), todos(2, 1), control.LoopStopped, 0, 0},
+	}
+	for _, c := range cases {
+		got := decideLoop(c.l, loopTurn{said: "working", todos: c.todos, now: t0})
+		if got.status != c.status || got.doneAt != c.doneAt || got.stalls != c.stalls {
+			t.Errorf("%s: got %+v, want status %s doneAt %d stalls %d", c.name, got, c.status, c.doneAt, c.stalls)
+		}
+	}
+	if got := decideLoop(at(5, 1, 2), loopTurn{todos: todos(2, 1)}); !strings.Contains(got.reason, "3 continuations in a row completed no todo item") {
+		t.Errorf("stall reason %q", got.reason)
+	}
+	// The promise still ends it, and without one the template asks for none.
+	withPromise := at(2, 0, 0)
+	withPromise.spec.Promise = "DONE"
+	if got := decideLoop(withPromise, loopTurn{said: "<promise>DONE</promise>", todos: todos(2, 0)}); got.status != control.LoopSucceeded {
+		t.Errorf("the promise with open items: %+v", got)
+	}
+	p := loopPrompt(spec, 2)
+	if strings.Contains(p, "<promise>") || !strings.Contains(p, "todo list") {
+		t.Errorf("the --while-todos template without a promise: %q", p)
 	}
 }

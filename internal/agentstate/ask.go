@@ -34,6 +34,15 @@ type Ask struct {
 	// Repeat is set on a Stop that ends a turn a block kept going: it
 	// still ends the turn, and is not blocked again.
 	Repeat bool `json:"repeat,omitempty"`
+	// Todos is the agent's todo list as the tool that writes it left it
+	// (Claude Code's TodoWrite), nil when the event does not carry one.
+	Todos *Todos `json:"todos,omitempty"`
+}
+
+// Todos counts the items of an agent's todo list.
+type Todos struct {
+	Open int `json:"open"` // pending or in progress
+	Done int `json:"done"` // completed
 }
 
 // Action is what a decision asks the CLI to do.

@@ -21,6 +21,8 @@ type loopFlags struct {
 	forever  bool
 	forD     time.Duration
 	task     string
+	todos    bool
+	stall    int
 }
 
 func (lf *loopFlags) add(f *pflag.FlagSet, spawn bool) {
@@ -37,12 +39,14 @@ func (lf *loopFlags) add(f *pflag.FlagSet, spawn bool) {
 		task = "the loop's task for an agent started without --prompt (default: --prompt)"
 	}
 	f.StringVar(&lf.task, "task", "", task)
+	f.BoolVar(&lf.todos, "while-todos", false, "Claude Code: go on while its todo list has open items; none open is a success (--promise becomes optional)")
+	f.IntVar(&lf.stall, "stall", 0, fmt.Sprintf("with --while-todos: stop after K continuations in a row that complete no todo item (default %d)", control.DefaultLoopStall))
 }
 
 // spec checks the flags and makes them a loop spec.
 func (lf *loopFlags) spec() (control.LoopSpec, error) {
 	s := control.LoopSpec{
-		Promise: lf.promise, Max: lf.max, Forever: lf.forever, Task: lf.task,
+		Promise: lf.promise, Max: lf.max, Forever: lf.forever, Task: lf.task, WhileTodos: lf.todos, Stall: lf.stall,
 		CooldownMS: lf.cooldown.Milliseconds(), ForMS: lf.forD.Milliseconds(),
 	}
 	if lf.forD > 0 && s.ForMS == 0 {
@@ -56,7 +60,7 @@ func (lf *loopFlags) spec() (control.LoopSpec, error) {
 
 // used reports whether any loop flag was set without --loop (spawn).
 func (lf *loopFlags) used(f *pflag.FlagSet) bool {
-	for _, n := range []string{"promise", "max", "cooldown", "forever", "for", "task"} {
+	for _, n := range []string{"promise", "max", "cooldown", "forever", "for", "task", "while-todos", "stall"} {
 		if f.Changed(n) {
 			return true
 		}
@@ -70,7 +74,7 @@ func newLoopCmd() *cobra.Command {
 		asJSON bool
 	)
 	cmd := &cobra.Command{
-		Use:   "loop ID --promise TEXT --max N [--cooldown D] [--forever --for D] [--task TEXT]",
+		Use:   "loop ID --promise TEXT --max N [--cooldown D] [--forever --for D] [--task TEXT] [--while-todos [--stall K]]",
 		Short: "Keep an agent on its task until it writes the completion promise",
 		Long: `loop runs agent ID in a continuation loop. After each turn the agent finishes,
 the session looks at the turn's final assistant message:
@@ -83,6 +87,10 @@ the session looks at the turn's final assistant message:
     the promise is there);
   - otherwise the agent gets the continuation: the iteration (k/N), the task
     and the promise's format.
+
+With --while-todos (Claude Code), the loop also succeeds once the agent's
+TodoWrite list has no open items, and stops after --stall continuations in a
+row that complete none; --promise is optional then.
 
 Esc or ctrl+c typed into the pane pauses the loop at once; it never resumes
 by itself: run agentgrid loop resume ID. A Claude Code agent started with
@@ -162,7 +170,7 @@ func withLoopFlags(cmd *cobra.Command, p *control.SpawnParams) {
 func spawnLoop(cmd *cobra.Command, lf *loopFlags, p *control.SpawnParams) error {
 	if !lf.on {
 		if lf.used(cmd.Flags()) {
-			return exitError{exitUsage, "--promise, --max, --cooldown, --forever, --for and --task describe a loop: add --loop"}
+			return exitError{exitUsage, "--promise, --max, --cooldown, --forever, --for, --task, --while-todos and --stall describe a loop: add --loop"}
 		}
 		return nil
 	}

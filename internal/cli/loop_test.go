@@ -36,13 +36,20 @@ func TestCLILoopFlags(t *testing.T) {
 		{[]string{"loop", "a1", "--promise", "DONE"}, "--max N is required"},
 		{[]string{"loop", "a1", "--promise", "DONE", "--max", "2", "--forever", "--for", "1h"}, "not both"},
 		{[]string{"loop"}, "accepts 1 arg"},
+		{[]string{"loop", "a1", "--promise", "DONE", "--max", "2", "--stall", "2"}, "add --while-todos"},
+		{[]string{"spawn", "--while-todos", "--max", "2", "--", "cat"}, "add --loop"},
 	} {
 		r := runCLI(t, append([]string{"--socket", sock}, tt.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tt.msg) {
 			t.Errorf("agentgrid %s: exit %d stderr %q, want exit 2 mentioning %q", strings.Join(tt.args, " "), r.code, r.stderr, tt.msg)
 		}
 	}
-	if len(b.spawned) != 2 {
+	r = runCLI(t, "--socket", sock, "spawn", "--loop", "--while-todos", "--stall", "2", "--max", "9", "--task", "t", "--", "cat")
+	r.want(t, 0)
+	if got := b.spawned[2].Loop; got == nil || *got != (control.LoopSpec{WhileTodos: true, Stall: 2, Max: 9, Task: "t"}) {
+		t.Errorf("spawn --loop --while-todos sent %+v", got)
+	}
+	if len(b.spawned) != 3 {
 		t.Errorf("refused spawns reached the session: %d", len(b.spawned))
 	}
 	// A session without loops says so in one sentence.

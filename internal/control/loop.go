@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // MethodAgentLoop starts, stops or resumes an agent's continuation loop:
@@ -58,6 +60,25 @@ type LoopSpec struct {
 	// Task is the original task, repeated in every continuation. Empty
 	// means the prompt the agent was last given.
 	Task string `json:"task,omitempty"`
+	// WhileTodos goes on while the agent's todo list (Claude Code's
+	// TodoWrite) has open items: a list with none is a success, and Stall
+	// continuations in a row without an item done stop the loop. The
+	// promise is optional then.
+	WhileTodos bool `json:"while_todos,omitempty"`
+	// Stall is that number of continuations (default DefaultLoopStall).
+	Stall int `json:"stall,omitempty"`
+}
+
+// DefaultLoopStall is how many continuations without progress on the
+// todo list stop a --while-todos loop.
+const DefaultLoopStall = 3
+
+// Stalls is the spec's Stall, defaulted.
+func (s LoopSpec) Stalls() int {
+	if s.Stall > 0 {
+		return s.Stall
+	}
+	return DefaultLoopStall
 }
 
 // Cooldown is the spec's cooldown as a duration.
@@ -71,8 +92,8 @@ func (s LoopSpec) For() time.Duration { return time.Duration(s.ForMS) * time.Mil
 func (s LoopSpec) Check() error {
 	p := strings.TrimSpace(s.Promise)
 	switch {
-	case p == "":
-		return errors.New("a loop needs a promise: the text the agent writes as <promise>TEXT</promise> when it is done (--promise TEXT)")
+	case s.Promise == "" && !s.WhileTodos:
+		return errors.New("a loop needs a promise: the text the agent writes as <promise>TEXT</promise> when it is done (--promise TEXT), or --while-todos")
 	case p != s.Promise || strings.ContainsAny(s.Promise, "<>\r\n"):
 		return errors.New("the promise must be one line without < or > and without leading or trailing spaces")
 	case utf8.RuneCountInString(s.Promise) > MaxLoopPromise:
@@ -91,6 +112,10 @@ func (s LoopSpec) Check() error {
 		return fmt.Errorf("--for must be between 1ms and %s", MaxLoopFor)
 	case s.CooldownMS < 0 || s.Cooldown() > MaxLoopCooldown:
 		return fmt.Errorf("--cooldown must be between 0 and %s", MaxLoopCooldown)
+	case s.Stall < 0 || s.Stall > 100:
+		return errors.New("--stall must be between 1 and 100")
+	case s.Stall > 0 && !s.WhileTodos:
+		return errors.New("--stall counts continuations without progress on the todo list: add --while-todos")
 	}
 	return nil
 }
@@ -105,6 +130,8 @@ type LoopInfo struct {
 	// Reason says why the loop is in its status, or what it did last.
 	Reason  string    `json:"reason,omitempty"`
 	Updated time.Time `json:"updated"`
+	// Todos is the agent's todo list as last seen (with WhileTodos).
+	Todos *agentstate.Todos `json:"todos,omitempty"`
 }
 
 // Label is the loop as a pane's border shows it: "loop 4/10", "loop 4/∞",
@@ -115,6 +142,9 @@ func (l LoopInfo) Label() string {
 		of = fmt.Sprint(l.Max)
 	}
 	s := fmt.Sprintf("loop %d/%s", l.Iteration, of)
+	if l.WhileTodos && l.Todos != nil {
+		s += fmt.Sprintf(" · %d open", l.Todos.Open)
+	}
 	if l.Status != LoopRunning {
 		s += " " + l.Status
 	}

@@ -21,6 +21,8 @@ type loopInput struct {
 	Forever         bool    `json:"forever,omitempty"`
 	ForSeconds      float64 `json:"for_seconds,omitempty"`
 	Task            string  `json:"task,omitempty"`
+	WhileTodos      bool    `json:"while_todos,omitempty"`
+	Stall           int     `json:"stall,omitempty"`
 }
 
 func init() {
@@ -34,7 +36,9 @@ func init() {
     "cooldown_seconds": {"type": "number", "minimum": 0, "maximum": 86400, "description": "start: wait this long after a turn before the next"},
     "forever": {"type": "boolean", "description": "start: no bound on the turns; needs for_seconds"},
     "for_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 604800, "description": "start: stop the loop once it has run this long"},
-    "task": {"type": "string", "maxLength": 16384, "description": "start: the task repeated in every continuation (default: the agent's last prompt)"}
+    "task": {"type": "string", "maxLength": 16384, "description": "start: the task repeated in every continuation (default: the agent's last prompt)"},
+    "while_todos": {"type": "boolean", "description": "start (Claude Code): go on while the agent's todo list has open items; none open is a success, and promise becomes optional"},
+    "stall": {"type": "integer", "minimum": 1, "maximum": 100, "description": "start, with while_todos: stop after this many continuations in a row that complete no todo item (default 3)"}
   }
 }`
 }
@@ -56,7 +60,7 @@ func (t mcpTools) loop(ctx context.Context, in loopInput) (any, error) {
 		p.Op = control.LoopStart
 	}
 	if p.Op == control.LoopStart {
-		p.LoopSpec = control.LoopSpec{Promise: in.Promise, Max: in.Max, Forever: in.Forever, Task: in.Task}
+		p.LoopSpec = control.LoopSpec{Promise: in.Promise, Max: in.Max, Forever: in.Forever, Task: in.Task, WhileTodos: in.WhileTodos, Stall: in.Stall}
 		if in.CooldownSeconds > 0 {
 			p.CooldownMS = secondsDuration(in.CooldownSeconds, time.Millisecond, control.MaxLoopCooldown).Milliseconds()
 		}

@@ -58,6 +58,7 @@ func TestMCPLoopAgent(t *testing.T) {
 	}
 	mustOK(t, cs, "loop_agent", map[string]any{"id": "a1", "op": "stop"}, nil)
 	mustOK(t, cs, "loop_agent", map[string]any{"id": "a1", "promise": "DONE", "forever": true, "for_seconds": 3600}, nil)
+	mustOK(t, cs, "loop_agent", map[string]any{"id": "a1", "while_todos": true, "max": 4, "stall": 2}, nil)
 	fb.mu.Lock()
 	got := fb.got
 	fb.mu.Unlock()
@@ -65,6 +66,7 @@ func TestMCPLoopAgent(t *testing.T) {
 		{ID: "a1", Op: "start", LoopSpec: control.LoopSpec{Promise: "DONE", Max: 5, CooldownMS: 1500, Task: "fix it"}},
 		{ID: "a1", Op: "stop"},
 		{ID: "a1", Op: "start", LoopSpec: control.LoopSpec{Promise: "DONE", Forever: true, ForMS: int64(time.Hour / time.Millisecond)}},
+		{ID: "a1", Op: "start", LoopSpec: control.LoopSpec{WhileTodos: true, Max: 4, Stall: 2}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("agent.loop calls %+v, want %+v", got, want)
@@ -86,7 +88,7 @@ func TestMCPLoopAgent(t *testing.T) {
 			t.Errorf("loop_agent(%v) succeeded: %s", args, text)
 		}
 	}
-	if n := len(fb.got); n != 3 {
+	if n := len(fb.got); n != 4 {
 		t.Errorf("refused calls reached the session: %d calls", n)
 	}
 	if text := mustOK(t, cs, "list_agents", map[string]any{}, nil); strings.Contains(text, "loop") {

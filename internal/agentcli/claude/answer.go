@@ -42,6 +42,9 @@ func ask(payload []byte) (agentstate.Ask, bool, error) {
 		}
 		a.Tool = p.ToolName
 		a.Paths = agentcli.PathsOf(p.ToolInput, "file_path", "notebook_path", "path")
+		if p.ToolName == "TodoWrite" {
+			a.Todos = todosOf(p.ToolInput)
+		}
 	case "UserPromptSubmit":
 		a.Point, a.Prompt = agentstate.PointPrompt, p.Prompt
 	case "Stop":

@@ -21,6 +21,7 @@ func TestAskFromRecordedPayloads(t *testing.T) {
 		{"pre_tool_use_bash.json", true, agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Bash"}},
 		{"post_tool_use.json", true, agentstate.Ask{Point: agentstate.PointPostTool, Tool: "Bash"}},
 		{"post_tool_use_read.json", true, agentstate.Ask{Point: agentstate.PointPostTool, Tool: "Read", Paths: []string{"/home/dev/proj/layout/layout.go"}}},
+		{"post_tool_use_todowrite.json", true, agentstate.Ask{Point: agentstate.PointPostTool, Tool: "TodoWrite", Todos: &agentstate.Todos{Open: 2, Done: 1}}},
 		{"user_prompt_submit.json", true, agentstate.Ask{Point: agentstate.PointPrompt, Prompt: "Fix the flaky test in layout\nand run the suite"}},
 		{"stop.json", true, agentstate.Ask{Point: agentstate.PointStop, Said: "All 42 tests pass now.\nI changed layout.go to…"}},
 		// The turn already went on once for a hook: it ends, unanswered.

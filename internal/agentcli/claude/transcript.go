@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
 
 // maxTranscriptTail is how much of the end of a transcript is read to find
@@ -80,4 +82,23 @@ func contentText(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// todosOf counts the items of a TodoWrite call's list: completed ones are
+// done, every other status open. nil when the input has no list.
+func todosOf(in map[string]any) *agentstate.Todos {
+	list, ok := in["todos"].([]any)
+	if !ok {
+		return nil
+	}
+	t := &agentstate.Todos{}
+	for _, item := range list {
+		m, _ := item.(map[string]any)
+		if status, _ := m["status"].(string); status == "completed" {
+			t.Done++
+		} else {
+			t.Open++
+		}
+	}
+	return t
 }

@@ -37,6 +37,7 @@ var adaptCases = []struct {
 	{"claude", "stop_hook_active", agentstate.Signal{Event: "Stop", State: agentstate.Idle, Why: "turn finished", Status: "All 42 tests pass now. …"}},
 	{"claude", "pre_tool_use_write_env", agentstate.Signal{Event: "PreToolUse", State: agentstate.Running, Status: "Write: .env", Why: "tool: Write: .env"}},
 	{"claude", "post_tool_use_read", agentstate.Signal{Event: "PostToolUse", State: agentstate.Running, Status: "Read: layout/layout.go", Why: "tool finished: Read: layout/layout.go"}},
+	{"claude", "post_tool_use_todowrite", agentstate.Signal{Event: "PostToolUse", State: agentstate.Running, Status: "TodoWrite: updating the todo list", Why: "tool finished: TodoWrite: updating the todo list"}},
 	{"claude", "subagent_start", agentstate.Signal{Event: "SubagentStart", State: agentstate.Running, SubagentDelta: 1, Why: "subagent started: Explore"}},
 	{"claude", "subagent_stop", agentstate.Signal{Event: "SubagentStop", SubagentDelta: -1, Why: "subagent finished: Explore"}},
 	{"claude", "pre_compact", agentstate.Signal{Event: "PreCompact", State: agentstate.Running, Status: "compacting", Why: "compacting the context"}},
