@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
-// A spawn in a worktree that the engine then refuses (an unknown kind)
-// leaves neither the worktree nor its branch behind; one that starts runs
-// in the worktree, and its worktree is only removed once it has ended.
-func TestSpawnInWorktree(t *testing.T) {
+// newGitRepo makes a repository with one empty commit.
+func newGitRepo(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -23,6 +24,46 @@ func TestSpawnInWorktree(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
+	return repo
+}
+
+// Two agents in two worktrees of one repository that edit the same file
+// (each its own copy, by the paths their tool hooks report) are flagged by
+// the overlap policy, as two agents in one checkout are.
+func TestOverlapAcrossWorktreesInTheEngine(t *testing.T) {
+	repo := newGitRepo(t)
+	e := newTestEngine(t, nil, []string{"cat"}, func(c *config.Config) {
+		c.Policies = []config.Policy{{Use: "overlap"}}
+	})
+	var as []control.AgentInfo
+	for _, name := range []string{"w1", "w2"} {
+		a, err := e.Spawn(control.SpawnRequest{Cwd: repo, Argv: []string{"cat"}, Worktree: &control.WorktreeSpec{Name: name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitAgent(t, e, a.ID, "started", func(in control.AgentInfo) bool { return in.PID > 0 })
+		as = append(as, a)
+	}
+	edit := func(a control.AgentInfo, file string) agentstate.Decision {
+		d, err := e.Decide(a.ID, "claude", agentstate.Signal{}, agentstate.Ask{Point: agentstate.PointPreTool, Tool: "Edit", Paths: []string{filepath.Join(a.Worktree, file)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if d := edit(as[0], "api.go"); d.Action != agentstate.ActionNone {
+		t.Fatalf("the first edit: %+v", d)
+	}
+	if d := edit(as[1], "api.go"); d.Action != agentstate.ActionHint || d.Policy != "overlap" || !strings.Contains(d.Message, as[0].ID) {
+		t.Errorf("the same file in the other worktree: %+v, want the overlap hint naming %s", d, as[0].ID)
+	}
+}
+
+// A spawn in a worktree that the engine then refuses (an unknown kind)
+// leaves neither the worktree nor its branch behind; one that starts runs
+// in the worktree, and its worktree is only removed once it has ended.
+func TestSpawnInWorktree(t *testing.T) {
+	repo := newGitRepo(t)
 	e := newTestEngine(t, nil, nil, nil)
 	_, err := e.Spawn(control.SpawnRequest{Cwd: repo, Kind: "no-such-kind", Worktree: &control.WorktreeSpec{Name: "bad"}})
 	if err == nil {
