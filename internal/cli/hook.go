@@ -41,8 +41,11 @@ PostToolUse, UserPromptSubmit and Stop, Codex's, Gemini CLI's BeforeTool,
 AfterTool, BeforeAgent and AfterAgent, and the OpenCode plugin's
 tool.execute.before and after, chat.message and session.idle) it asks the session's
 [[policies]] and prints the CLI's own answer: a deny with its reason, added
-context, or a block that keeps the turn going. With no decision, or none
-within a fifth of a second, it prints nothing and the CLI goes ahead.
+context, or a block that keeps the turn going. The added context also carries
+what the agents it started did since (finished turns, exits, waits); once it
+printed that, it tells the session, which then counts them delivered. With no
+decision, or none within a fifth of a second, it prints nothing and the CLI
+goes ahead.
 Otherwise it prints nothing (an agent CLI may show hook output to its model) and always
 exits 0. With no session listening it returns at once, without reading stdin;
 otherwise it gives up after a quarter of a second, so a broken session never
