@@ -67,16 +67,22 @@ func (CLI) Ask(payload []byte) (agentstate.Ask, bool, error) {
 // from `agentgrid hook opencode`: {"block": reason} makes it throw before
 // a tool (OpenCode refuses the call and shows the model the reason) or at
 // a prompt (the prompt fails with the reason); {"hint": text} is appended
-// to the tool's output (a hint before a tool waits for its result) or
-// added to the prompt's message as context. After a tool, a block has
-// nothing left to stop and is given as a hint; the turn's end takes no
-// answer, since OpenCode has no hook that keeps a turn going.
+// to the tool's output or added to the prompt's message as context. A
+// hint before a tool has no form: OpenCode calls tool.execute.after only
+// for a tool that succeeded, so a hint kept for it could be lost. After a
+// tool, a block has nothing left to stop and is given as a hint; the
+// turn's end takes no answer, since OpenCode has no hook that keeps a turn
+// going.
 func (CLI) Answer(a agentstate.Ask, d agentstate.Decision) []byte {
 	if d.Message == "" {
 		return nil
 	}
 	switch a.Point {
-	case agentstate.PointPreTool, agentstate.PointPrompt:
+	case agentstate.PointPreTool:
+		if d.Action == agentstate.ActionBlock {
+			return agentcli.MustJSON(map[string]string{"block": d.Message})
+		}
+	case agentstate.PointPrompt:
 		if d.Action == agentstate.ActionBlock {
 			return agentcli.MustJSON(map[string]string{"block": d.Message})
 		}

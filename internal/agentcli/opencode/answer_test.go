@@ -57,7 +57,7 @@ func TestOpenCodeAnswerFormats(t *testing.T) {
 		want  string
 	}{
 		{agentstate.PointPreTool, block, `{"block":"no"}`},
-		{agentstate.PointPreTool, hint, `{"hint":"note"}`},
+		{agentstate.PointPreTool, hint, ""},
 		{agentstate.PointPostTool, block, `{"hint":"no"}`},
 		{agentstate.PointPostTool, hint, `{"hint":"note"}`},
 		{agentstate.PointPrompt, block, `{"block":"no"}`},
@@ -89,7 +89,6 @@ func TestPluginCarriesAnswers(t *testing.T) {
 	hook := filepath.Join(dir, "hook")
 	script := "#!/bin/sh\npayload=$(cat)\nprintf '%s\\n' \"$payload\" >> " + log + "\n" + `case "$payload" in
 *'"tool.execute.before"'*secrets*) printf '{"block":"secrets are off limits"}' ;;
-*'"tool.execute.before"'*hintme*) printf '{"hint":"before-hint"}' ;;
 *'"tool.execute.before"'*slowly*) sleep 10 ;;
 *'"tool.execute.after"'*) printf '{"hint":"after-hint"}' ;;
 *'"chat.message"'*) printf '{"hint":"prompt-hint"}' ;;
@@ -149,8 +148,8 @@ console.log(JSON.stringify(r));
 	if r.Blocked != "secrets are off limits" {
 		t.Errorf("a block before a tool threw %q; want the reason", r.Blocked)
 	}
-	if r.After != "file body\n\nbefore-hint\nafter-hint" {
-		t.Errorf("the tool's output is %q; want both hints after it", r.After)
+	if r.After != "file body\n\nafter-hint" {
+		t.Errorf("the tool's output is %q; want the hint after it", r.After)
 	}
 	if !reflect.DeepEqual(r.MCP, []string{"listed", "after-hint"}) {
 		t.Errorf("an MCP tool's content is %q; want the hint as a text item after it", r.MCP)

@@ -127,7 +127,6 @@ function follow(event) {
 }
 
 const promptHints = new Map(); // user message id -> hint
-const toolHints = new Map();   // call id -> hint given before the tool ran
 
 function appendToOutput(output, hint) {
   if (!output || !hint) return;
@@ -188,15 +187,12 @@ export const AgentgridPlugin = async (ctx) => {
       const call = (input && input.callID) || "";
       const a = await ask({ type: "tool.execute.before", properties: { sessionID: sid, tool: input && input.tool, args: output && output.args, callID: call }, subagent: children.has(sid), directory });
       if (a && a.block) throw new Error(a.block);
-      if (a && a.hint && call) keep(toolHints, call, a.hint);
     },
     "tool.execute.after": async (input, output) => {
       const sid = (input && input.sessionID) || "";
       const call = (input && input.callID) || "";
-      const before = toolHints.get(call);
-      toolHints.delete(call);
       const a = await ask({ type: "tool.execute.after", properties: { sessionID: sid, tool: input && input.tool, args: input && input.args, callID: call }, subagent: children.has(sid), directory });
-      appendToOutput(output, [before, a && (a.hint || a.block)].filter(Boolean).join("\n"));
+      appendToOutput(output, a && (a.hint || a.block));
     },
   };
 };
