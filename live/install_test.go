@@ -87,7 +87,7 @@ func install(versionsFile string) (bin string, skip string, err error) {
 	defer cancel()
 	// One cheap question first, so that an unreachable registry skips
 	// quickly instead of failing after npm's retries.
-	view := exec.CommandContext(ctx, npm, "view", pins[0].Package+"@"+pins[0].Version, "version", "--fetch-retries", "0")
+	view := exec.CommandContext(ctx, npm, "view", pins[0].Package+"@"+pins[0].Version, "version", "--fetch-retries", "0", "--fetch-timeout", "30000")
 	if out, err := view.CombinedOutput(); err != nil {
 		return "", fmt.Sprintf("the npm registry cannot be reached (npm view: %v: %s); skipping the live suite", err, firstLines(out)), nil
 	}

@@ -229,9 +229,23 @@ func (h *harness) typeText(s string) {
 	h.mustTmux("send-keys", "-t", h.window, "-l", s)
 }
 
-// waitFor polls cond until it holds or timeout passes.
+// timeScale stretches every wait of the suite (never an observation
+// window such as staysWhy's): a loaded CI machine starts the CLIs slower.
+// AGENTGRID_LIVE_TIMEOUT_SCALE sets it; the default doubles the deadlines
+// written in the tests.
+var timeScale = func() time.Duration {
+	if f, err := strconv.ParseFloat(os.Getenv("AGENTGRID_LIVE_TIMEOUT_SCALE"), 64); err == nil && f > 0 {
+		return time.Duration(f * 1000)
+	}
+	return 2000
+}()
+
+func scaled(d time.Duration) time.Duration { return d * timeScale / 1000 }
+
+// waitFor polls cond until it holds or timeout (scaled) passes.
 func (h *harness) waitFor(timeout time.Duration, cond func() bool, describe string) {
 	h.t.Helper()
+	timeout = scaled(timeout)
 	deadline := time.Now().Add(timeout)
 	delay := 20 * time.Millisecond
 	for !cond() {
@@ -257,7 +271,7 @@ func (h *harness) start(argv ...string) {
 }
 
 func (h *harness) client(args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), scaled(20*time.Second))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Env = append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath())
@@ -324,6 +338,7 @@ func (h *harness) agent(id string) (agentInfo, bool) {
 func (h *harness) waitState(id, state, source, why string, timeout time.Duration) agentInfo {
 	h.t.Helper()
 	var last agentInfo
+	timeout = scaled(timeout)
 	deadline := time.Now().Add(timeout)
 	for {
 		a, ok := h.agent(id)

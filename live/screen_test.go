@@ -36,7 +36,7 @@ func (h *harness) plainScreen(t *testing.T, cols, rows int, ready string, argv .
 // two captures 500 ms apart agree.
 func settled(t *testing.T, capture func() string, ready, what string) string {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(scaled(60 * time.Second))
 	prev := ""
 	for time.Now().Before(deadline) {
 		s := capture()
