@@ -90,6 +90,7 @@ type Config struct {
 	Keys         Keys            `toml:"keys"`
 	UI           UI              `toml:"ui"`
 	Clipboard    Clipboard       `toml:"clipboard"`
+	Tmux         Tmux            `toml:"tmux"`
 	Status       Status          `toml:"status"`
 	Log          Log             `toml:"log"`
 	Startup      []Startup       `toml:"startup"`
@@ -202,6 +203,14 @@ type UI struct {
 	Mouse bool `toml:"mouse"`
 	// FPS caps redraws per second while output is arriving (1..120).
 	FPS int `toml:"fps"`
+}
+
+// Tmux configures the tmux entry point in every pane.
+type Tmux struct {
+	// FollowLayout lets `tmux select-layout` and `tmux resize-pane` from a
+	// pane change agentgrid's layout; off, they are accepted and the
+	// user's layout stays.
+	FollowLayout bool `toml:"follow_layout"`
 }
 
 // Clipboard configures what may reach the outer terminal's clipboard.

@@ -118,6 +118,12 @@ fps = 60
 # your terminal's clipboard). Copying in scrollback mode always works.
 pane_osc52 = "off"
 
+[tmux]
+# Let tools that drive tmux (agent teams, subagent plugins) change agentgrid's
+# layout with select-layout and resize-pane of the main pane; off, their
+# layout calls are accepted and your layout stays.
+follow_layout = false
+
 [status]
 # Widest a single status line entry may be, in cells, 1..500.
 max_entry_width = 40

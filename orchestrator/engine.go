@@ -83,15 +83,18 @@ type Engine struct {
 
 // reconcilerState is everything only the reconciler goroutine touches.
 type reconcilerState struct {
-	agents      map[string]*agent
-	order       []*agent // creation order, main excluded
-	main        *agent
-	seq         int
-	queue       *deferredQueue
-	visible     []string
-	limits      *limiter
-	cols, rows  int
-	layoutName  string
+	agents     map[string]*agent
+	order      []*agent // creation order, main excluded
+	main       *agent
+	seq        int
+	queue      *deferredQueue
+	visible    []string
+	limits     *limiter
+	cols, rows int
+	layoutName string
+	// mainSize, when not 0, replaces [layout] main_size: set by a tool's
+	// tmux resize-pane with [tmux] follow_layout.
+	mainSize    int
 	zoom        string // "", MainID or an agent id
 	focus       string
 	show        string   // an agent asked to be shown, for the next pass

@@ -118,6 +118,9 @@ func (e *Engine) pass() (startFailed bool) {
 func (e *Engine) query() windowState {
 	s := &e.st
 	lo := e.cfg.Layout
+	if s.mainSize != 0 {
+		lo.MainSize = s.mainSize
+	}
 	ws := windowState{
 		Now: e.now(), Area: layout.Rect{W: s.cols, H: s.rows},
 		Layout: layout.Options{

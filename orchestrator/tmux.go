@@ -183,8 +183,10 @@ func (e *Engine) tmuxRun(c *tmuxCall, cmd tmuxshim.Command) (<-chan struct{}, *t
 		return nil, err
 	case "join-pane", "break-pane":
 		return nil, e.tmuxJoinBreak(c, cmd)
-	case "select-layout", "resize-pane", "select-window":
-		// Hints only: agentgrid's layout places panes; the target must exist.
+	case "select-layout", "resize-pane":
+		return nil, e.tmuxLayout(c, cmd)
+	case "select-window":
+		// A hint only: agentgrid's layout places panes; the target must exist.
 		if t := cmd.Opt('t'); t != "" && !strings.HasPrefix(t, "%") {
 			_, err := e.tmuxWindow(c, t)
 			return nil, err
