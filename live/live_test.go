@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -156,7 +157,14 @@ func newHarness(t *testing.T, cols, rows int, env ...string) *harness {
 				t.Logf("model request %d: %s %s tools=%d last user=%q tool result=%v", i+1, r.API, r.Path, len(r.Tools), firstLine(r.LastUser), r.ToolResult)
 			}
 		}
+		// Closing the tmux server only detaches agentgrid's terminal; the
+		// session servers are then ended as a user would (SIGTERM), before
+		// anything of the test's home still running counts as a stray.
+		servers := h.sessionServers()
 		_, _ = h.tmux("kill-server")
+		for _, pid := range servers {
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+		}
 		h.reapStrays()
 	})
 	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "live$") }, "the shell prompt")

@@ -2,6 +2,8 @@ package live
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,4 +76,32 @@ func TestHomeProcessesFindsADaemon(t *testing.T) {
 	if other := homeProcesses(home + "x"); len(other) != 0 {
 		t.Fatalf("another home found %+v", other)
 	}
+}
+
+// sessionServers are the pids of the agentgrid session servers of the
+// harness's runtime folder (`agentgrid ls --json`).
+func (h *harness) sessionServers() []int {
+	ctx, cancel := context.WithTimeout(context.Background(), scaled(10*time.Second))
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "ls", "--json")
+	cmd.Env = h.env
+	out, err := cmd.Output()
+	if err != nil {
+		h.t.Logf("agentgrid ls --json: %v", err)
+		return nil
+	}
+	var sessions []struct {
+		PID int `json:"pid"`
+	}
+	if err := json.Unmarshal(out, &sessions); err != nil {
+		h.t.Logf("agentgrid ls --json printed %q: %v", out, err)
+		return nil
+	}
+	var pids []int
+	for _, s := range sessions {
+		if s.PID > 0 {
+			pids = append(pids, s.PID)
+		}
+	}
+	return pids
 }
