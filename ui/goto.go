@@ -45,7 +45,11 @@ func (m *Model) findAgent(s string) (string, error) {
 		return "", fmt.Errorf("no agent %s in this session; prefix w lists them", id)
 	}
 	var prefixed []string
-	for _, a := range m.snap.Agents {
+	agents := m.snap.Agents
+	if m.snap.Main != nil {
+		agents = append([]control.AgentInfo{m.snap.Main.Agent}, agents...)
+	}
+	for _, a := range agents {
 		switch {
 		case a.Title == s:
 			return a.ID, nil

@@ -171,3 +171,18 @@ func TestZoomAndLayoutFeedback(t *testing.T) {
 		t.Errorf("prefix left while zoomed on %s: zoomed %v, focus %s; want unzoomed and moved", before, m.snap.Zoomed, m.snap.Focus)
 	}
 }
+
+// TestFindAgent resolves what is typed into the go-to prompt.
+func TestFindAgent(t *testing.T) {
+	m, _ := newTestModel(t, testSnapshot())
+	for _, c := range []struct{ typed, want, err string }{
+		{"1", "a1", ""}, {"a2", "a2", ""}, {"%2", "a2", ""}, {"0", control.MainID, ""}, {"main", control.MainID, ""},
+		{"a2-title", "a2", ""}, {"main-t", control.MainID, ""}, {"a", "", "starts the titles of a1, a2"},
+		{"7", "", "no agent a7"}, {"nothing", "", `no agent is called "nothing"`}, {" ", "", "type an agent's number"},
+	} {
+		got, err := m.findAgent(c.typed)
+		if got != c.want || (c.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("findAgent(%q) = %q, %v; want %q, %q", c.typed, got, err, c.want, c.err)
+		}
+	}
+}
