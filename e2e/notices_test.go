@@ -11,12 +11,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A child the main view started exits; the status line counts the notice,
+// A child the main view started exits; the status line counts the notice
+// (a main view without hooks or MCP would collect none),
 // main's next UserPromptSubmit carries it as additional context (once),
 // and the MCP tool agent_events returns it and long-polls for the next.
 func TestNoticesReachTheMainView(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, 160, 40, "")
+	// The main view's kind wires hooks (OpenCode's wiring leaves sh's argv
+	// alone), so it hears about its children; this test plays its hooks.
+	h := newHarness(t, 160, 40, "[orchestrator]\nkind = \"orch\"\n\n[kinds.orch]\ncommand = [\"sh\"]\nhooks = \"opencode\"\n")
 	h.startSession("--", "sh")
 	h.typeText("agentgrid spawn --title kid -- sh -c 'exit 3'")
 	h.keys("Enter")

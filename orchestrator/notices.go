@@ -147,8 +147,10 @@ func (b *noticeBoard) after(parent string, cursor int64) ([]control.Notice, int6
 // shows the parent's undelivered count in the status line. It runs on the
 // reconciler or a socket goroutine; it never blocks.
 func (e *Engine) notify(child, parent, event string, state agentstate.State, code *int, text string) {
-	if parent == "" {
-		return // started by the user, who reads the screen
+	if parent == "" || !e.hearsNotices(parent) {
+		// Started by the user, who reads the screen, or by a program
+		// (a plain shell in the main view) that nothing would tell.
+		return
 	}
 	n := control.Notice{Time: e.now(), Agent: child, Event: event, State: state, ExitCode: code, Text: oneline.Sanitize(text, maxNoticeText)}
 	pending := e.notices.add(parent, n)
@@ -164,6 +166,18 @@ func (e *Engine) showNotices(parent string, pending int) {
 		text = fmt.Sprintf("%d notices for %s", pending, parent)
 	}
 	e.status.Set(noticeStatusKey(parent), text, parent, "agentgrid", 0)
+}
+
+// hearsNotices reports whether an agent can be told anything: its kind
+// wires the CLI's hooks (answers carry the notices) or agentgrid's MCP
+// server (agent_events).
+func (e *Engine) hearsNotices(id string) bool {
+	info, ok := e.Agent(id)
+	if !ok || info.Kind == "" {
+		return false
+	}
+	k, ok := e.cfg.Kinds[info.Kind]
+	return ok && (k.Hooks != "" || k.MCP)
 }
 
 // noticeOfState is the notice an agent's new state gives its parent, if any.

@@ -2,13 +2,50 @@ package orchestrator
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/panes"
 )
+
+// startNoticeEngine is startAuthzEngine with a main view whose kind wires
+// hooks, so that it hears about its children.
+func startNoticeEngine(t *testing.T) (*Engine, string) {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
+	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
+	cfg.Kinds["orch"] = config.Kind{Command: []string{"cat"}, Hooks: "opencode"}
+	cfg.Orchestrator.Kind = "orch"
+	dir, err := os.MkdirTemp("", "ag-notice-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "s.sock")
+	e, err := New(cfg, Options{Session: "notices", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), SocketPath: sock, Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(context.Background(), []string{"cat"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := e.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	e.Resize(200, 60)
+	return e, sock
+}
 
 func askPrompt(text string) agentstate.Ask {
 	return agentstate.Ask{Point: agentstate.PointPrompt, Prompt: text, SessionID: "s"}
@@ -53,7 +90,7 @@ func noticeStatus(e *Engine, key string) string {
 // prompt, with the status line counting it until then; the user's own
 // agents tell nobody.
 func TestNoticesReachTheParentOnce(t *testing.T) {
-	e, _ := startAuthzEngine(t)
+	e, _ := startNoticeEngine(t)
 	child, err := e.Spawn(control.SpawnRequest{Argv: []string{"sh", "-c", "exit 3"}, Parent: control.MainID})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +125,7 @@ func TestNoticesReachTheParentOnce(t *testing.T) {
 // finished, and not a second time (stop_hook_active); a CLI that cannot
 // carry a notice at that point keeps it for the next hook that can.
 func TestNoticesAtStopAndWithoutAChannel(t *testing.T) {
-	e, _ := startAuthzEngine(t)
+	e, _ := startNoticeEngine(t)
 	child, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Parent: control.MainID})
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +163,7 @@ func TestNoticesAtStopAndWithoutAChannel(t *testing.T) {
 // returns notices after a cursor, in order; what it returned is not
 // repeated on the parent's next hook; an agent reads only its own.
 func TestAgentEventsLongPolls(t *testing.T) {
-	e, sock := startAuthzEngine(t)
+	e, sock := startNoticeEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	main := dialAs(t, sock, e.AgentToken(control.MainID))
@@ -171,4 +208,21 @@ func TestAgentEventsLongPolls(t *testing.T) {
 	wantForbidden(t, "a child reads main's notices", err)
 	wantForbidden(t, "a child acknowledges main's notices", cc.Ack(ctx, control.MainID, 99))
 	wantOK(t, "main acknowledges its own", main.Ack(ctx, control.MainID, 1))
+}
+
+// A main view that nothing can tell (a plain program: no hooks, no MCP)
+// collects no notices, and the status line counts none.
+func TestNoNoticesForAPlainMainView(t *testing.T) {
+	e, _ := startAuthzEngine(t) // "cat" in the main view, no kind
+	child, err := e.Spawn(control.SpawnRequest{Argv: []string{"true"}, Parent: control.MainID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFinished(t, e, child.ID)
+	if got := noticeStatus(e, "notices:main"); got != "" {
+		t.Errorf("status line entry %q for a main view without hooks", got)
+	}
+	if n := e.notices.undelivered(control.MainID); len(n) != 0 {
+		t.Errorf("notices kept for a main view without hooks: %+v", n)
+	}
 }
