@@ -1,0 +1,61 @@
+package orchestrator
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/panes"
+)
+
+// What the user copied may come from any pane: agentgrid paste is the
+// user's, and a background agent's token may not read it (nor remove
+// another agent's worktree).
+func TestPasteIsNotForBackgroundAgents(t *testing.T) {
+	cfg := config.Default()
+	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
+	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
+	dir, err := os.MkdirTemp("", "ag-paste-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "s.sock")
+	buffers := control.NewBuffers()
+	buffers.Add("a secret the user copied")
+	e, err := New(cfg, Options{Session: "paste", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), SocketPath: sock, Logger: testLogger(), Buffers: buffers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(context.Background(), []string{"cat"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = e.Shutdown(ctx)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	user := dialAs(t, sock, "")
+	a, err := user.Spawn(ctx, control.SpawnParams{Argv: []string{"cat"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := user.Spawn(ctx, control.SpawnParams{Argv: []string{"cat"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := user.Paste(ctx, 0); err != nil || r.Text != "a secret the user copied" {
+		t.Errorf("the user's paste: %q, %v", r.Text, err)
+	}
+	ac := dialAs(t, sock, e.AgentToken(a.ID))
+	_, err = ac.Paste(ctx, 0)
+	wantForbidden(t, "a background agent reads the paste buffer", err)
+	_, err = ac.RemoveWorktree(ctx, b.ID)
+	wantForbidden(t, "a background agent removes another's worktree", err)
+}
