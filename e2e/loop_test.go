@@ -147,3 +147,33 @@ func TestLoopTypesContinuationsIntoACodexPane(t *testing.T) {
 		t.Fatalf("list --json: %s", out)
 	}
 }
+
+// TestLoopSurvivesADetach: a loop goes on while no client is attached, and
+// a client that attaches later shows it in the pane's border.
+func TestLoopSurvivesADetach(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, 120, 40, "")
+	h.startSession("--", "sh")
+	id := h.spawn("--title", "looping", "--loop", "--promise", "DONE", "--max", "5", "--task", "port the parser", "--", "cat")
+	h.waitAgent(id, 10*time.Second, func(a agent) bool { return a.PID > 0 }, "the agent's process")
+	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "loop 1/5") }, "the loop in the border")
+
+	h.prefix("d")
+	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "[detached from session "+h.session) }, "the detach")
+	// A turn ends while nobody watches: the loop answers it.
+	env := append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath(), "AGENTGRID_AGENT_ID="+id)
+	out, _, err := hookCmd(t, env, fixture(t, "stop.json"), "claude")
+	if err != nil || !strings.Contains(out, `"decision":"block"`) || !strings.Contains(out, "iteration 2/5") {
+		t.Fatalf("the Stop while detached was answered %q, %v", out, err)
+	}
+
+	w2 := h.newTerminal("w2", 120, 40)
+	w2.run("agentgrid attach")
+	w2.waitFor(func(s string) bool { return strings.Contains(s, "loop 2/5") && strings.Contains(s, "looping") },
+		"the loop at iteration 2 in the attached client's border")
+	var as []loopOf
+	if err := json.Unmarshal([]byte(h.mustClient("list", "--json")), &as); err != nil || len(as) != 1 || as[0].Loop == nil ||
+		as[0].Loop.Iteration != 2 || as[0].Loop.Status != "running" {
+		t.Fatalf("list --json after the attach: %+v, %v", as, err)
+	}
+}
