@@ -63,6 +63,7 @@ const (
 	actHelp
 	actRedraw
 	actTheme
+	actCommand
 	actRecord
 	actDetach
 	actQuit
@@ -155,7 +156,7 @@ var keymap = []binding{
 	{[]string{"right", "l"}, actFocusRight, "focus the pane to the right", modePrefix, 0},
 	{[]string{"up", "k"}, actFocusUp, "focus the pane above", modePrefix, 0},
 	{[]string{"down", "j"}, actFocusDown, "focus the pane below", modePrefix, 0},
-	{[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, actFocusNumber, "focus agent N, as numbered on its border (0 = main view); brings it into view when it is not", modePrefix, 0},
+	{[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, actFocusNumber, "focus agent N as on its border (0 = main view)", modePrefix, 0},
 	{[]string{"'"}, actGoTo, "go to any agent: prompt for its number, id or title", modePrefix, 0},
 	{[]string{"z"}, actZoom, "zoom the focused pane / unzoom", modePrefix, 0},
 	{[]string{"x"}, actClose, "close the focused agent (asks while it runs)", modePrefix, 0},
@@ -163,7 +164,8 @@ var keymap = []binding{
 	{[]string{"[", "pgup"}, actScrollMode, "scrollback mode for the focused pane", modePrefix, 0},
 	{[]string{"w"}, actAgents, "agents overlay", modePrefix, 0},
 	{[]string{"?"}, actHelp, "this help", modePrefix, 0},
-	{[]string{"T"}, actTheme, "next colour theme (dark, light, solarized, gruvbox, nord, high-contrast)", modePrefix, 0},
+	{[]string{":"}, actCommand, "command prompt: theme NAME (or auto)", modePrefix, 0},
+	{[]string{"T"}, actTheme, "next colour theme (prefix : theme NAME picks one)", modePrefix, 0},
 	{[]string{"R"}, actRecord, "start / stop recording the screen (an asciicast file, see agentgrid --record)", modePrefix, 0},
 	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix, 0},
 	{[]string{"d"}, actDetach, "detach: this terminal leaves, the session and its agents run on (agentgrid attach)", modePrefix, 0},

@@ -157,6 +157,8 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		m.setOverlay(newHelpOverlay(m.prefix, m.keyOpts, m.width, m.height, m.ui))
 	case actTheme:
 		return m.cycleTheme()
+	case actCommand:
+		return m.openPrompt(newCommandPrompt(m.width, m.height, m.ui))
 	case actRecord:
 		return m.toggleRecording()
 	case actRedraw:
@@ -183,7 +185,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 // changes only its own view, never the session.
 func readOnlyAction(act action) bool {
 	switch act {
-	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown, actFocusNumber, actGoTo, actZoom, actTheme,
+	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown, actFocusNumber, actGoTo, actZoom, actTheme, actCommand,
 		actScrollMode, actAgents, actHelp, actRedraw, actDetach:
 		return true
 	}

@@ -245,6 +245,10 @@ func checkAction(t *testing.T, m *Model, eng *fakeEngine, act action, key, start
 		if m.theme.name != "light" || !strings.Contains(statusText(m), "theme: light") {
 			t.Errorf("prefix T from dark: theme %s, status %q", m.theme.name, statusText(m))
 		}
+	case actCommand:
+		if p, ok := m.overlay.(*promptOverlay); !ok || p.purpose != promptCommand {
+			t.Errorf("overlay = %T, want the command prompt", m.overlay)
+		}
 	case actGoTo:
 		if p, ok := m.overlay.(*promptOverlay); !ok || p.purpose != promptGoTo {
 			t.Errorf("overlay = %T, want the go-to prompt", m.overlay)

@@ -126,6 +126,8 @@ func (m *Model) submitPrompt(p *promptOverlay, text string) (tea.Cmd, error) {
 	switch p.purpose {
 	case promptNewAgent:
 		return m.submitNewAgent(p, text)
+	case promptCommand:
+		return m.submitCommand(text)
 	case promptGoTo:
 		return m.submitGoTo(text)
 	case promptSearch:

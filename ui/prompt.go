@@ -14,6 +14,7 @@ const (
 	promptNewAgent promptPurpose = iota
 	promptSearch
 	promptGoTo
+	promptCommand
 )
 
 // promptOverlay asks for one line of text: a command line for a new agent
@@ -105,6 +106,6 @@ func (p *promptOverlay) Cursor() *tea.Cursor {
 
 // HelpKeys implements overlay.
 func (p *promptOverlay) HelpKeys() string {
-	enter := map[promptPurpose]string{promptNewAgent: "run", promptSearch: "search", promptGoTo: "go"}[p.purpose]
+	enter := map[promptPurpose]string{promptNewAgent: "run", promptSearch: "search", promptGoTo: "go", promptCommand: "run"}[p.purpose]
 	return hints(hintRoom(p.boxW), hint("enter", enter), hint("esc", "cancel"))
 }

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"image/color"
 	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -29,6 +31,9 @@ type themeState struct {
 	name string // the palette drawn with
 	auto bool   // follow the outer terminal's light or dark (theme = "auto")
 	dir  string // the user themes' directory
+	// outer is what "auto" means for the outer terminal, light or dark,
+	// once it said; "" before.
+	outer string
 }
 
 // newThemeState is the choice the config makes; the palette the session
@@ -75,15 +80,16 @@ func (m *Model) cycleTheme() tea.Cmd {
 // followOuterScheme picks light or dark for theme = "auto" when the outer
 // terminal said its background colour (bg) or its scheme (light).
 func (m *Model) followOuterScheme(bg color.Color, light *bool) {
-	if !m.theme.auto {
-		return
-	}
 	want := themes.Pick(bg)
 	if light != nil {
 		want = "dark"
 		if *light {
 			want = "light"
 		}
+	}
+	m.theme.outer = want
+	if !m.theme.auto {
+		return
 	}
 	if want != m.theme.name {
 		_ = m.setTheme(want) // built-in: cannot fail
@@ -95,4 +101,44 @@ func (m *Model) onColorScheme(msg termrt.ColorSchemeMsg) tea.Cmd {
 	light := msg.Light
 	m.followOuterScheme(nil, &light)
 	return nil
+}
+
+// newCommandPrompt asks for a command (prefix :).
+func newCommandPrompt(w, h int, st uiStyles) *promptOverlay {
+	p := &promptOverlay{purpose: promptCommand, title: "command", st: st}
+	p.init(":", "theme NAME, e.g. theme nord or theme auto")
+	p.SetSize(w, h)
+	return p
+}
+
+// submitCommand runs a command typed at the command prompt; an unknown or
+// malformed one keeps the prompt open with the reason. The commands change
+// only this view.
+func (m *Model) submitCommand(text string) (tea.Cmd, error) {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return nil, fmt.Errorf("type a command: theme NAME")
+	}
+	switch words[0] {
+	case "theme":
+		if len(words) != 2 {
+			return nil, fmt.Errorf("theme takes one name: %s, auto, or a file of yours in %s", strings.Join(themes.Names(), ", "), m.theme.dir)
+		}
+		name := words[1]
+		if name == themes.Auto {
+			m.theme.auto = true
+			name = m.theme.outer
+			if name == "" {
+				name = themes.Pick(nil)
+			}
+		} else {
+			m.theme.auto = false
+		}
+		if err := m.setTheme(name); err != nil {
+			return nil, err
+		}
+		m.setOverlay(nil)
+		return m.flash("theme: " + words[1]), nil
+	}
+	return nil, fmt.Errorf("unknown command %q; the commands are: theme NAME", words[0])
 }

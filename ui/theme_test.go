@@ -206,3 +206,51 @@ func TestRunAutoThemeAsksAndFollows(t *testing.T) {
 	got := out.String()
 	checkOrder(t, got[strings.LastIndex(got, "Quit agentgrid?"):], []string{"\x1b[?2031l", "\x1b[<1u", "\x1b[?1049l"})
 }
+
+// TestThemeCommand: prefix : then "theme NAME" picks a theme by name (a
+// built-in or a user file), "theme auto" goes back to following the
+// terminal, and a bad name or command keeps the prompt open with why.
+func TestThemeCommand(t *testing.T) {
+	m := themedModel(t, themes.Auto)
+	m.theme.dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(m.theme.dir, "mine.toml"), []byte("base = \"nord\"\nstatus_bg = \"#102030\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: color.White}) // a light terminal
+	command := func(text string) *promptOverlay {
+		t.Helper()
+		press(t, m, "ctrl+b", ":")
+		if p, ok := m.overlay.(*promptOverlay); !ok || p.purpose != promptCommand {
+			t.Fatalf("prefix : opened %T", m.overlay)
+		}
+		for _, r := range text {
+			press(t, m, string(r))
+		}
+		press(t, m, "enter")
+		p, _ := m.overlay.(*promptOverlay)
+		return p
+	}
+	if p := command("theme gruvbox"); p != nil || m.theme.name != "gruvbox" || m.theme.auto || statusBg(m) != paletteStatusBg(t, "gruvbox") {
+		t.Errorf("theme gruvbox: prompt %v, theme %+v", p != nil, m.theme)
+	}
+	if p := command("theme mine"); p != nil || m.theme.name != "mine" || !strings.Contains(statusText(m), "theme: mine") {
+		t.Errorf("theme mine: prompt %v, theme %+v", p != nil, m.theme)
+	}
+	if p := command("theme auto"); p != nil || m.theme.name != "light" || !m.theme.auto {
+		t.Errorf("theme auto on a light terminal: prompt %v, theme %+v", p != nil, m.theme)
+	}
+	for _, c := range []struct{ text, err string }{
+		{"theme neon", `unknown theme "neon"`},
+		{"theme", "theme takes one name"},
+		{"colour red", `unknown command "colour"`},
+	} {
+		p := command(c.text)
+		if p == nil || !strings.Contains(p.err, c.err) {
+			t.Errorf("%q: prompt %v, want it open saying %q", c.text, p, c.err)
+		}
+		press(t, m, "esc")
+	}
+	if m.theme.name != "light" {
+		t.Errorf("a refused command changed the theme to %s", m.theme.name)
+	}
+}
