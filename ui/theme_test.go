@@ -241,6 +241,7 @@ func TestThemeCommand(t *testing.T) {
 	}
 	for _, c := range []struct{ text, err string }{
 		{"theme neon", `unknown theme "neon"`},
+		{"theme ../../etc/passwd", "is not valid"},
 		{"theme", "theme takes one name"},
 		{"colour red", `unknown command "colour"`},
 	} {
