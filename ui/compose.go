@@ -18,6 +18,7 @@ type paneFrame struct {
 	term   orchestrator.PaneReader // the pane's terminal, nil for none
 	view   *vterm.Frame            // its copy for this frame; nil draws an empty pane
 	offset int                     // scrollback offset; 0 follows the live screen
+	skip   int                     // rows of the screen above the box (anchorSkip)
 	seq    uint64                  // view.Seq: the content the copy shows
 	label  paneLabel
 	// mark highlights a search match: content row, cell column, width.
@@ -206,8 +207,11 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 	var ids []uint64
 	cols, nrows := 0, 0
 	if p.view != nil {
-		nrows = min(p.view.Rows, h)
+		nrows = min(p.view.Rows-p.skip, h)
 		ids, cols = p.view.IDs, p.view.Cols
+		if p.skip > 0 {
+			ids = ids[min(p.skip, len(ids)):]
+		}
 	}
 	markMoved := (p.mark == nil) != (d.mark == nil) || (p.mark != nil && *p.mark != *d.mark)
 	selMoved := (p.sel == nil) != (d.sel == nil) || (p.sel != nil && *p.sel != *d.sel)
@@ -230,7 +234,7 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 		if p.mark != nil && p.mark.row == j {
 			markRow = j
 		}
-		c.putRow, c.putY = p.view, j
+		c.putRow, c.putY = p.view, j+p.skip
 		if n := cv.PutWith(y, b.X+1, b.X+1+w, c.putFn); n < w {
 			cv.Fill(y, b.X+1+n, b.X+1+w, termrt.Blank)
 		}

@@ -188,6 +188,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 				pf.offset = view.Offset
 			} else {
 				p.Term.FrameRows(view, 0)
+				pf.skip = anchorSkip(view, p.Box.H-2)
 			}
 			pf.term, pf.view, pf.seq = p.Term, view, view.Seq
 		}
@@ -301,7 +302,7 @@ func sameInput(a, b *frameInput) bool {
 	for i := range a.panes {
 		p, q := &a.panes[i], &b.panes[i]
 		if p.id != q.id || p.box != q.box || p.term != q.term || p.seq != q.seq ||
-			p.offset != q.offset || p.focused != q.focused || p.waiting != q.waiting ||
+			p.offset != q.offset || p.skip != q.skip || p.focused != q.focused || p.waiting != q.waiting ||
 			p.label.number != q.label.number || p.label.title != q.label.title ||
 			p.label.badge != q.label.badge || p.label.badgeSt != q.label.badgeSt ||
 			p.label.right != q.label.right || !slices.Equal(p.label.entries, q.label.entries) ||
@@ -494,6 +495,7 @@ func (m *Model) paneCursor() *tea.Cursor {
 		return nil
 	}
 	c := pf.view.Cursor
+	c.Y -= pf.skip
 	if !c.Visible || c.X < 0 || c.Y < 0 || c.X >= content.W || c.Y >= content.H {
 		return nil
 	}
@@ -507,4 +509,15 @@ func (m *Model) paneCursor() *tea.Cursor {
 	cur.Blink = c.Style == vterm.CursorDefault || c.Style == vterm.CursorBlinkingBlock ||
 		c.Style == vterm.CursorBlinkingUnderline || c.Style == vterm.CursorBlinkingBar
 	return cur
+}
+
+// anchorSkip is how many rows of a pane's screen stay above a box h rows
+// high that is smaller than the screen (a client smaller than the one the
+// panes' sizes follow): the rows around the cursor show, the bottom ones
+// when the cursor is there, as a shell's prompt is.
+func anchorSkip(view *vterm.Frame, h int) int {
+	if h <= 0 || view.Rows <= h {
+		return 0
+	}
+	return min(max(view.Cursor.Y+1-h, 0), view.Rows-h)
 }

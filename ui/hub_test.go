@@ -342,3 +342,21 @@ func TestHubThemePerClient(t *testing.T) {
 	ro.typeIn(t, "\x02T\x02T")
 	waitFor(t, "the read-only client's own switch", func() bool { return strings.Contains(ro.text(), "theme: solarized") })
 }
+
+// TestHubSmallClientShowsTheCursorRows: in a client smaller than the one
+// the panes follow, a pane's screen is taller than its box; the box shows
+// the rows at the cursor (a shell's last lines), not the top of the screen.
+func TestHubSmallClientShowsTheCursorRows(t *testing.T) {
+	h, _, _ := startHubEngine(t, "hub-marker-5")
+	big := attachTest(t, h, 120, 40, false, true)
+	waitFor(t, "the big client's first frame", func() bool { return strings.Contains(big.text(), "hub-marker-5") })
+	big.typeIn(t, "\x02c")
+	waitFor(t, "the new-agent prompt", func() bool { return strings.Contains(big.text(), "command") })
+	big.typeIn(t, "sh -c 'i=1; while [ $i -le 30 ]; do echo row-$i; i=$((i+1)); done; printf last-row; exec cat'\r")
+	waitFor(t, "the agent's last row in the big client", func() bool { return strings.Contains(big.text(), "last-row") })
+	small := attachTest(t, h, 100, 24, true, true)
+	waitFor(t, "the agent's last row in the small client", func() bool {
+		s := small.text()
+		return strings.Contains(s, "last-row") && strings.Contains(s, "row-30") && !strings.Contains(s, "row-1 ")
+	})
+}

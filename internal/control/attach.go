@@ -129,6 +129,11 @@ func (s *AttachStream) WriteFrame(typ byte, payload []byte) error {
 		_ = s.c.SetWriteDeadline(time.Now().Add(s.writeTimeout))
 	}
 	_, err := s.c.Write(b)
+	if err != nil {
+		// A client that stopped reading for writeTimeout, or is gone: hang
+		// up, so that both ends learn it and the client is let go.
+		_ = s.c.Close()
+	}
 	return err
 }
 
