@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -163,4 +167,49 @@ func TestDetachAttachReadOnly(t *testing.T) {
 	h.keys("y")
 	ro.waitFor(func(s string) bool { return strings.Contains(s, "[session "+h.session+" quit]") }, "the read-only client told that the session quit")
 	h.waitFor(15*time.Second, func() bool { return !alive(a.PID) }, "the agent's process to end with the session")
+}
+
+// TestAttachRefusalsAndLs: a pane cannot attach to its own session, even
+// with AGENTGRID_SOCKET dropped (the session checks who connects); ls
+// removes a socket whose server is gone and lists the live session; with
+// no session running, attach says so.
+func TestAttachRefusalsAndLs(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, 120, 40, "")
+	h.startSession("--", "sh")
+	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "│"+strings.TrimSpace(prompt)) }, "the shell prompt in the main view")
+	h.typeText("agentgrid attach; env -u AGENTGRID_SOCKET -u AGENTGRID_TOKEN agentgrid attach " + h.session)
+	h.keys("Enter")
+	h.waitFor(10*time.Second, func() bool {
+		s := h.capture()
+		return strings.Contains(s, "this terminal is a pane of session") &&
+			strings.Contains(s, "refused: this process runs inside session")
+	}, "both refusals in the main view")
+	if ss, err := h.sessions(); err != nil || len(ss) != 1 || ss[0].Clients != 1 {
+		t.Fatalf("ls after the refusals: %+v, %v; want one session with its one client", ss, err)
+	}
+
+	// A socket left by a crashed server: nobody listens on it.
+	stale := filepath.Join(h.runtime, "agentgrid", "crashed.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: stale, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	_ = ln.Close()
+	ss, err := h.sessions()
+	if err != nil || len(ss) != 1 || ss[0].Session != h.session {
+		t.Fatalf("ls with a stale socket: %+v, %v; want only %s", ss, err, h.session)
+	}
+	if _, err := os.Lstat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale socket is still there: %v", err)
+	}
+
+	h.prefix("q")
+	h.waitFor(15*time.Second, func() bool { return strings.Contains(h.capture(), "[session "+h.session+" quit]") }, "the session to quit")
+	h.typeText("agentgrid attach")
+	h.keys("Enter")
+	h.waitFor(10*time.Second, func() bool {
+		return strings.Contains(h.capture(), "no agentgrid session is running; start one with agentgrid")
+	}, "attach with no session running")
 }
