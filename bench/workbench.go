@@ -165,7 +165,8 @@ func (e *wbEnv) logf(format string, args ...any) {
 type wbAgentgrid struct {
 	term   *wbTerminal
 	client *control.Client
-	server int // the session server's pid: the process that does the work
+	server int    // the session server's pid: the process that does the work
+	name   string // the session's name (agentgrid attach NAME)
 }
 
 func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, error) {
@@ -191,7 +192,7 @@ func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, err
 		t.close()
 		return nil, fmt.Errorf("agentgrid's socket did not answer: %v\n%s", err, t.vt.Text())
 	}
-	s := &wbAgentgrid{term: t, client: c}
+	s := &wbAgentgrid{term: t, client: c, name: name}
 	ictx, icancel := wbCall()
 	info, err := c.SessionInfo(ictx)
 	icancel()
