@@ -42,7 +42,7 @@ func (m *Model) waitingTransitions(first bool) string {
 	notified := false
 	check := func(a *control.AgentInfo) {
 		st := a.State
-		prev, had := m.prevStates[a.ID]
+		prev := m.prevStates[a.ID]
 		seen[a.ID] = st
 		if first {
 			return
@@ -61,7 +61,9 @@ func (m *Model) waitingTransitions(first bool) string {
 			if a.Why != "" && st == agentstate.Waiting {
 				msg += ": " + a.Why
 			}
-		case had && st != prev && (st == agentstate.Done || st == agentstate.Failed):
+		case st != prev && (st == agentstate.Done || st == agentstate.Failed):
+			// An agent that started and ended between two frames was
+			// never seen (prev is ""): it rings too.
 			if !m.notifyOn(string(st)) {
 				return
 			}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,5 +129,24 @@ func TestHelpCoversCopyNoticesRecordingWorktrees(t *testing.T) {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("the help lacks %q", want)
 		}
+	}
+}
+
+// An agent that started and finished between two frames was never drawn:
+// its end rings all the same.
+func TestNoticeForAnAgentNeverSeenRunning(t *testing.T) {
+	cfg := testConfig()
+	cfg.UI.OSC9 = true
+	cfg.UI.NotifyOn = []string{"done"}
+	m, eng := newTestModelConfig(t, testSnapshot(), cfg)
+	eng.mu.Lock()
+	snap := eng.snap
+	quick := snap.Agents[0]
+	quick.ID, quick.Title, quick.State = "a3", "quick", agentstate.Done
+	snap.Agents = append(slices.Clone(snap.Agents), quick)
+	eng.snap = snap
+	eng.mu.Unlock()
+	if raw := rawOutput(settle(m, m.refresh())); !strings.Contains(raw, "\x1b]9;agentgrid: quick is done\a") {
+		t.Errorf("a3 came and went between frames: wrote %q", raw)
 	}
 }
