@@ -20,6 +20,12 @@ func TestRecordFlagWritesAnAsciicast(t *testing.T) {
 	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "● rec") }, "the recording indicator")
 	id := h.spawn("--title", "rec-agent", "--", "sh", "-c", "echo agent-line; exec sleep 600")
 	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "agent-line") }, "the agent's output")
+	// A resize is an "r" event.
+	h.mustTmux("resize-window", "-t", "e2e", "-x", "90", "-y", "22")
+	h.waitFor(10*time.Second, func() bool {
+		b, _ := os.ReadFile(path)
+		return strings.Contains(string(b), `"r","90x22"]`)
+	}, "the resize in the recording")
 	h.prefix("R")
 	h.waitFor(10*time.Second, func() bool { return strings.Contains(h.capture(), "recorded "+path) }, "the recording to stop")
 
