@@ -58,6 +58,9 @@ func (b *mcpBackend) Spawn(req control.SpawnRequest) (control.AgentInfo, error) 
 	now := time.Now()
 	a := control.AgentInfo{ID: fmt.Sprintf("a%d", len(b.order)+1), Title: req.Title, Kind: req.Kind, Category: req.Category, Argv: req.Argv,
 		State: agentstate.Running, Since: now, Created: now, Visible: true}
+	if req.Worktree != nil {
+		a.Worktree, a.Branch = "/repo/.agentgrid/worktrees/"+req.Worktree.Name, "agentgrid/"+req.Worktree.Name
+	}
 	b.agents[a.ID] = a
 	b.order = append(b.order, a.ID)
 	b.pokeLocked()
