@@ -139,7 +139,8 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 
 	pr, pw := io.Pipe()
 	var prog atomic.Pointer[termrt.Program]
-	var left atomic.Bool // the client detached or hung up
+	var early atomic.Uint64 // a size that came before the program started
+	var left atomic.Bool    // the client detached or hung up
 	go func() {
 		defer cancel()
 		defer func() { _ = pw.Close() }()
@@ -161,6 +162,7 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 				}
 			case control.FrameResize:
 				if cols, rows, ok := control.ParseResize(payload); ok && cols > 0 && rows > 0 {
+					early.Store(uint64(cols)<<32 | uint64(rows))
 					if p := prog.Load(); p != nil {
 						p.Send(tea.WindowSizeMsg{Width: cols, Height: rows})
 					}
@@ -179,7 +181,14 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 	}
 	opts = append(opts, WithIO(pr, s), WithSize(p.Cols, p.Rows), WithEnv(p.Env),
 		func(o *runOptions) {
-			o.started = func(p *termrt.Program) { prog.Store(p) }
+			o.started = func(p *termrt.Program) {
+				prog.Store(p)
+				if v := early.Load(); v != 0 {
+					// Delivered once the loop runs; the same size again
+					// after it is harmless.
+					go p.Send(tea.WindowSizeMsg{Width: int(v >> 32), Height: int(uint32(v))})
+				}
+			}
 			o.mirrorWhen = func() bool { return h.isActive(c) }
 		})
 	err := run(ctx, ce, m, h.cfg, opts...)

@@ -360,3 +360,34 @@ func TestHubSmallClientShowsTheCursorRows(t *testing.T) {
 		return strings.Contains(s, "last-row") && strings.Contains(s, "row-30") && !strings.Contains(s, "row-1 ")
 	})
 }
+
+// TestHubClientResize: a client's resize frame lays its screen out again
+// at the new size; the engine's size follows the read-write client that
+// typed last, and a read-only client's size never moves it.
+func TestHubClientResize(t *testing.T) {
+	h, eng, _ := startHubEngine(t, "hub-marker-6")
+	rw := attachTest(t, h, 120, 40, false, true)
+	ro := attachTest(t, h, 70, 20, true, true)
+	waitFor(t, "the read-only client's first frame", func() bool { return boxWhole(ro.text(), "0") && boxWhole(ro.text(), "1") })
+	ro.mu.Lock()
+	ro.screen.Resize(100, 30)
+	ro.mu.Unlock()
+	if err := ro.s.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the read-only client at 100x30", func() bool {
+		lines := strings.Split(ro.text(), "\n")
+		return len(lines) >= 30 && strings.HasSuffix(strings.TrimRight(lines[0], " "), "┐") && len([]rune(strings.TrimRight(lines[0], " "))) == 100 &&
+			boxWhole(ro.text(), "0") && boxWhole(ro.text(), "1")
+	})
+	if s := eng.Snapshot(); s.Cols != 120 || s.Rows != 39 {
+		t.Fatalf("a read-only client's resize moved the engine to %dx%d", s.Cols, s.Rows)
+	}
+	// A second read-write client types: the engine takes its size.
+	rw2 := attachTest(t, h, 90, 25, false, true)
+	waitFor(t, "the second client's first frame", func() bool { return strings.Contains(rw2.text(), "hub-marker-6") })
+	rw2.typeIn(t, "x")
+	waitFor(t, "the engine at the typing client's size", func() bool { s := eng.Snapshot(); return s.Cols == 90 && s.Rows == 24 })
+	rw.typeIn(t, "y")
+	waitFor(t, "the engine back at the first client's size", func() bool { s := eng.Snapshot(); return s.Cols == 120 && s.Rows == 39 })
+}
