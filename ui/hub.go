@@ -25,9 +25,10 @@ import (
 // Sizes follow the client that typed last (tmux's window-size latest): the
 // engine's area, so the panes' PTY sizes, is that client's; every other
 // client lays the same panes out at its own size and draws each pane's
-// screen into its own box (see clientEngine.localize). Focus and zoom are
-// the engine's, shared by the read-write clients as tmux shares a
-// window's active pane; a read-only client keeps its own.
+// screen into its own box (see localize). Each client has its own focus
+// and zoom: the engine's are those of the client it follows, and a
+// read-write client that types becomes that client, its view going to
+// the engine (activate).
 type Hub struct {
 	cfg    config.Config
 	styles themes.Styles
@@ -44,6 +45,8 @@ type Hub struct {
 	// leave on its own gets its exit message then, so its terminal comes
 	// back when the session's name is free again.
 	released chan struct{}
+
+	switchMu sync.Mutex // one change of the followed client at a time
 
 	mu      sync.Mutex
 	clients []*client // in attach order
@@ -124,6 +127,11 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 	defer h.wg.Done()
 	h.fan.Do(func() { go h.fanOut() })
 	c := &client{readOnly: p.ReadOnly, changed: make(chan struct{}, 1), urgent: make(chan struct{}, 1), fresh: make(chan struct{}, 1)}
+	if !p.ReadOnly {
+		// A read-write client starts with the view the session has.
+		s := h.eng.Snapshot()
+		c.focus, c.zoom = s.Focus, s.Zoomed
+	}
 	c.area.Store(uint64(p.Cols)<<32 | uint64(max(p.Rows-1, 0)))
 	h.add(c)
 	defer h.remove(c)
@@ -267,13 +275,36 @@ func (h *Hub) remove(c *client) {
 }
 
 // activate makes c the client whose size the panes follow.
+//
+// The client that was followed keeps the focus and zoom it showed; c's
+// own go to the engine, so the panes' sizes, the zoom and the fast poke
+// for the focused pane's output are c's.
 func (h *Hub) activate(c *client) {
+	h.switchMu.Lock()
+	defer h.switchMu.Unlock()
 	h.mu.Lock()
-	changed := h.active != c
+	prev := h.active
 	h.active = c
 	h.mu.Unlock()
-	if changed {
-		h.applySize(c)
+	if prev == c {
+		return
+	}
+	s := h.eng.Snapshot()
+	if prev != nil {
+		prev.mu.Lock()
+		prev.focus, prev.zoom = s.Focus, s.Zoomed
+		prev.mu.Unlock()
+	}
+	h.applySize(c)
+	c.mu.Lock()
+	focus, zoom := c.focus, c.zoom
+	c.mu.Unlock()
+	if focus != "" && focus != s.Focus && hasPane(s, focus) {
+		h.eng.Focus(focus)
+		s = h.eng.Snapshot()
+	}
+	if zoom != s.Zoomed {
+		h.eng.ToggleZoom()
 	}
 }
 

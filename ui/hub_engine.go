@@ -13,9 +13,9 @@ import (
 var errReadOnly = errors.New("this client is attached read-only: it can look, focus, zoom, scroll and search, nothing else")
 
 // clientEngine is the engine as one attached client sees it: the pokes of
-// its own pump, the snapshot laid out at its own size, and, for a
-// read-only client, its own focus and zoom and no way to change the
-// session.
+// its own pump, the snapshot laid out at its own size with its own focus
+// and zoom (the engine's while it is the client the session follows),
+// and, for a read-only client, no way to change the session.
 type clientEngine struct {
 	*orchestrator.Engine
 	h *Hub
@@ -82,8 +82,11 @@ func (e *clientEngine) CycleLayout() {
 	}
 }
 
+// Focus moves the engine's focus while this client is the one the
+// session follows (a read-write client that typed last), else this
+// client's own.
 func (e *clientEngine) Focus(id string) {
-	if !e.c.readOnly {
+	if !e.c.readOnly && e.h.isActive(e.c) {
 		e.Engine.Focus(id)
 		return
 	}
@@ -92,8 +95,9 @@ func (e *clientEngine) Focus(id string) {
 	e.c.mu.Unlock()
 }
 
+// ToggleZoom is Focus's counterpart for the zoom.
 func (e *clientEngine) ToggleZoom() {
-	if !e.c.readOnly {
+	if !e.c.readOnly && e.h.isActive(e.c) {
 		e.Engine.ToggleZoom()
 		return
 	}
@@ -102,15 +106,17 @@ func (e *clientEngine) ToggleZoom() {
 	e.c.mu.Unlock()
 }
 
-// Snapshot is the engine's snapshot laid out for this client.
+// Snapshot is the engine's snapshot laid out for this client: at its size,
+// with the engine's focus and zoom while it is the client the session
+// follows, else its own.
 func (e *clientEngine) Snapshot() orchestrator.Snapshot {
 	s := e.Engine.Snapshot()
 	v := e.c.area.Load()
 	cols, rows := int(v>>32), int(uint32(v))
 	focus, zoom := s.Focus, s.Zoomed
-	if e.c.readOnly {
+	if e.c.readOnly || !e.h.isActive(e.c) {
 		e.c.mu.Lock()
-		if e.c.focus != "" {
+		if e.c.focus != "" && hasPane(s, e.c.focus) {
 			focus = e.c.focus
 		}
 		zoom = e.c.zoom
@@ -120,6 +126,22 @@ func (e *clientEngine) Snapshot() orchestrator.Snapshot {
 		return s
 	}
 	return localize(s, cols, rows, focus, zoom, e.h.cfg.Layout.MainSize, e.h.cfg.Layout.MinAgentWidth, e.h.cfg.Layout.MinAgentHeight)
+}
+
+// hasPane reports whether id holds a slot of the snapshot or is its main
+// view.
+func hasPane(s orchestrator.Snapshot, id string) bool {
+	if id == control.MainID {
+		return s.Main != nil
+	}
+	for _, ps := range [][]orchestrator.PaneView{s.Panes, s.Hidden} {
+		for i := range ps {
+			if ps[i].Agent.ID == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // localize lays the snapshot's panes out again for an area of cols x rows

@@ -391,3 +391,40 @@ func TestHubClientResize(t *testing.T) {
 	rw.typeIn(t, "y")
 	waitFor(t, "the engine back at the first client's size", func() bool { s := eng.Snapshot(); return s.Cols == 120 && s.Rows == 39 })
 }
+
+// statusFocus is the focused pane's title at the end of a client's status
+// line.
+func statusFocus(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if i := strings.LastIndex(last, "│"); i >= 0 {
+		return strings.TrimSpace(last[i+len("│"):])
+	}
+	return ""
+}
+
+// TestHubFocusPerClient: two read-write clients each keep their own focus
+// and zoom; the engine's are those of the one that typed last.
+func TestHubFocusPerClient(t *testing.T) {
+	h, eng, a := startHubEngine(t, "hub-marker-7")
+	one := attachTest(t, h, 120, 40, false, true)
+	two := attachTest(t, h, 120, 40, false, true)
+	waitFor(t, "both clients on the main view", func() bool {
+		return statusFocus(one.text()) == "cat" && statusFocus(two.text()) == "cat" && strings.Contains(two.text(), "hub-marker-7")
+	})
+	one.typeIn(t, "\x02"+strings.TrimPrefix(a.ID, "a"))
+	waitFor(t, "the first client on the agent", func() bool { return statusFocus(one.text()) == "sh" && eng.Snapshot().Focus == a.ID })
+	two.typeIn(t, "\x02z")
+	waitFor(t, "the second client zoomed on the main view", func() bool {
+		s := eng.Snapshot()
+		return s.Focus == control.MainID && s.Zoomed && statusFocus(two.text()) == "cat" && !boxWhole(two.text(), "1")
+	})
+	if statusFocus(one.text()) != "sh" || !boxWhole(one.text(), "1") || !boxWhole(one.text(), "0") {
+		t.Fatalf("the first client's view changed with the second's keys:\n%s", one.text())
+	}
+	one.typeIn(t, "\x02")
+	waitFor(t, "the engine back on the first client's view", func() bool {
+		s := eng.Snapshot()
+		return s.Focus == a.ID && !s.Zoomed
+	})
+}

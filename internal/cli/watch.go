@@ -28,7 +28,7 @@ and its agents keep running. Closing the terminal or killing the client is a
 detach too.
 
 The panes' sizes follow the client that typed last; every other client lays
-the same panes out at its own size.
+the same panes out at its own size, with its own focus and zoom.
 
 With --read-only (agentgrid watch is its short name) the session refuses
 everything this client would change: it can move its own focus and zoom,
