@@ -162,9 +162,10 @@ that its own flags are not read as agentgrid's.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f := cmd.Flags().Lookup("worktree"); f != nil && f.Changed {
-				// --worktree NAME: the name comes as the first argument
-				// before --, since the flag's value is optional.
-				if worktree == autoWorktree && cmd.ArgsLenAtDash() > 0 {
+				// --worktree NAME: since the flag's value is optional, the
+				// name comes as the first argument before -- (or the first
+				// argument at all when there is no --).
+				if before := cmd.ArgsLenAtDash(); worktree == autoWorktree && (before > 0 || before < 0 && len(args) > 0) {
 					worktree, args = args[0], args[1:]
 				}
 				p.Worktree = &control.WorktreeSpec{}
@@ -224,7 +225,7 @@ that its own flags are not read as agentgrid's.`,
 	f.StringVar(&p.Prompt, "prompt", "", "task for an agent CLI started with --kind or --category")
 	f.StringArrayVar(&env, "env", nil, "extra environment variable NAME=VALUE (repeatable)")
 	f.BoolVar(&asJSON, "json", false, "print the new agent as JSON instead of its id")
-	f.StringVar(&worktree, "worktree", "", "run the agent in a new git worktree of the repository (<repo>/.agentgrid/worktrees/NAME, branch agentgrid/NAME); NAME is made from the title when left out")
+	f.StringVar(&worktree, "worktree", "", "run the agent in a new git worktree `NAME` of the repository (<repo>/.agentgrid/worktrees/NAME, branch agentgrid/NAME); made from the title when left out or auto")
 	f.Lookup("worktree").NoOptDefVal = autoWorktree
 	withLoopFlags(cmd, &p)
 	return cmd
@@ -435,8 +436,9 @@ func unfinished(agents []control.AgentInfo) string {
 	return strings.Join(parts, ", ")
 }
 
-// autoWorktree is --worktree given without a name.
-const autoWorktree = "\x00auto"
+// autoWorktree is --worktree given without a name (or named auto, as the
+// MCP tool's worktree="auto"): the session makes one from the title.
+const autoWorktree = "auto"
 
 func newCloseCmd() *cobra.Command {
 	var tree, removeWorktree bool
