@@ -54,11 +54,16 @@ holds the agent up. Problems go to the agentgrid log file.
 agentgrid writes the hook settings that call it for every agent it starts with a
 kind (agentgrid spawn --kind claude) and for a known orchestrator (agentgrid --
 claude); you do not need to configure it yourself.`,
+		Example: `  # what the generated Claude Code settings run for each hook event
+  agentgrid hook claude < payload.json`,
 		Args:               cobra.ArbitraryArgs,
 		DisableFlagParsing: true, // the payload is data, even when it starts with "-"
 		SilenceUsage:       true,
 		SilenceErrors:      true,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if isHelp(args) {
+				return cmd.Help()
+			}
 			runHookTo(args, os.Stdin, os.Stdout, os.Getenv, time.Now())
 			return nil
 		},

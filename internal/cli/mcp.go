@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/agentgrid/agentgrid/internal/control"
@@ -16,14 +17,16 @@ func addMCPCommand(root *cobra.Command) {
 		Use:   "mcp",
 		Short: "Serve the session's agents to an MCP client over stdio",
 		Long: `agentgrid mcp is an MCP server on stdin/stdout bound to the session in
-$AGENTGRID_SOCKET. Its tools — spawn_agent, list_agents, read_agent_output,
-send_to_agent, wait_agent, close_agent, set_status — let an AI CLI running as
-the orchestrator start background agents that appear in the grid, watch them
-and read their results.
+$AGENTGRID_SOCKET. Its tools — ` + strings.Join(control.MCPTools, ", ") + ` —
+let an AI CLI running as the orchestrator start background agents that appear
+in the grid, watch them, read their results and keep them looping; an agent's
+[kinds.NAME] mcp_tools limits the ones it gets.
 
 agentgrid wires it into the agent CLIs it starts with a kind (the generated
 --mcp-config for Claude Code, -c mcp_servers for Codex, ...). To add it to a CLI
 by hand, register the command "agentgrid mcp" as a stdio MCP server.`,
+		Example: `  # by hand, inside a session: Claude Code with agentgrid's tools
+  claude mcp add agentgrid -- agentgrid mcp`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,

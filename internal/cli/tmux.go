@@ -26,10 +26,16 @@ $AGENTGRID_SOCKET). Inside agentgrid every pane has a "tmux" link to it first on
 its PATH, so tools that spread agents over tmux panes (Claude Code agent teams,
 Oh My OpenCode) create agentgrid agents instead. Set AGENTGRID_TMUX_LOG=1 to
 record every call in the session's state folder (tmux-shim.log).`,
+		Example: `  # inside a session: what a tool's "tmux split-window" does
+  agentgrid tmux split-window -h -P -F '#{pane_id}' 'go test ./...'
+  agentgrid tmux list-panes -F '#{pane_id} #{pane_title}'`,
 		DisableFlagParsing: true,
 		SilenceUsage:       true,
 		SilenceErrors:      true,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if isHelp(args) {
+				return cmd.Help()
+			}
 			if code := tmuxshim.Main(args, os.Stdout, os.Stderr); code != 0 {
 				return exitError{code: code}
 			}
@@ -49,4 +55,10 @@ func executable() string {
 		p = r
 	}
 	return p
+}
+
+// isHelp reports whether args ask for a command's help alone. The commands
+// that read their arguments raw (hook, tmux) see --help as an argument.
+func isHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "--help" || args[0] == "-h")
 }

@@ -157,6 +157,8 @@ func newLsCmd() *cobra.Command {
 		Long: `ls lists the agentgrid sessions running for this user: name, agents,
 attached clients and age. A socket left by a session whose server crashed is
 removed on the way.`,
+		Example: `  agentgrid ls
+  agentgrid ls --json | jq -r '.[].session'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			live, refused := liveSessions()

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentgrid/agentgrid/internal/control"
+)
+
+// rootHelp runs the whole agentgrid command line with args and returns
+// what it printed.
+func rootHelp(t *testing.T, args ...string) string {
+	t.Helper()
+	root := newRootCmd("test")
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		t.Fatalf("agentgrid %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return out.String()
+}
+
+// TestEveryCommandHasHelpAndExamples: every command the top-level help
+// lists (hook, mcp, tmux and ls too) has a summary and examples.
+func TestEveryCommandHasHelpAndExamples(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden {
+			return
+		}
+		if c.Short == "" || c.Example == "" {
+			t.Errorf("%s lacks a Short or an Example", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	for _, c := range newRootCmd("test").Commands() {
+		walk(c)
+	}
+}
+
+// TestRawArgumentCommandsShowTheirHelp: hook and tmux read their arguments
+// raw, so --help alone must still print the help rather than nothing (hook)
+// or tmux's "unknown option" (tmux).
+func TestRawArgumentCommandsShowTheirHelp(t *testing.T) {
+	for _, args := range [][]string{{"hook", "--help"}, {"hook", "-h"}, {"tmux", "--help"}, {"tmux", "-h"}} {
+		out := rootHelp(t, args...)
+		if !strings.Contains(out, "Usage:\n  agentgrid "+args[0]) || !strings.Contains(out, "Examples:") {
+			t.Errorf("agentgrid %s printed %q, want its help", strings.Join(args, " "), out)
+		}
+	}
+}
+
+// TestMCPHelpListsEveryTool: agentgrid mcp --help names every tool the
+// server offers.
+func TestMCPHelpListsEveryTool(t *testing.T) {
+	out := strings.Join(strings.Fields(rootHelp(t, "mcp", "--help")), " ")
+	for _, tool := range control.MCPTools {
+		if !strings.Contains(out, tool) {
+			t.Errorf("agentgrid mcp --help does not name %s:\n%s", tool, out)
+		}
+	}
+}
