@@ -292,6 +292,10 @@ type Kind struct {
 	// its teammates then open as agentgrid panes through the session's
 	// tmux entry point.
 	Teams bool `toml:"teams"`
+	// OMO turns on oh-my-opencode-slim's panes for this process (opencode
+	// only): its background agents then open as agentgrid panes. Oh My
+	// OpenCode itself has no per-process switch (see the README).
+	OMO bool `toml:"omo"`
 	// Description says what the kind is, for `agentgrid kinds` and MCP
 	// list_kinds.
 	Description string `toml:"description"`

@@ -190,6 +190,9 @@ level = "info"
 #                agent that started it lacks.
 #   teams        turn on the CLI's agent teams (claude only): each teammate opens as an
 #                agentgrid pane, through the tmux that agentgrid puts on every pane's PATH
+#   omo          turn on oh-my-opencode-slim's panes (opencode only): its background
+#                agents open as agentgrid panes; agentgrid gives this process a copy of
+#                your oh-my-opencode-slim settings with "multiplexer": {"type": "tmux"}
 #   description  what the kind is, shown by "agentgrid kinds" and the MCP list_kinds tool
 #   retry_on     recoverable errors after which the agent is started again: "rate_limit",
 #                "overloaded" (seen in the CLI's hook events where it reports them, else
@@ -238,6 +241,7 @@ prompt_args = ["--prompt", "{prompt}"]
 hooks = "opencode"
 mcp = true
 description = "OpenCode, a coding agent for many model providers"
+# omo = false     # true: oh-my-opencode-slim's background agents as agentgrid panes
 
 [kinds.shell]
 command = []

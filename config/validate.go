@@ -227,7 +227,10 @@ func validate(cfg Config, themeDir string) []problem {
 			bad(p+".command", "kinds.%s.command: the program name is empty", name)
 		}
 		if k.Teams && teamsCLI(k) != "claude" {
-			bad(p+".teams", "kinds.%s.teams: agentgrid turns on agent teams only for claude; for OpenCode set \"tmux\": {\"enabled\": true} in oh-my-opencode.json instead", name)
+			bad(p+".teams", "kinds.%s.teams: agentgrid turns on agent teams only for claude; for OpenCode's oh-my-opencode-slim use omo = true", name)
+		}
+		if k.OMO && teamsCLI(k) != "opencode" {
+			bad(p+".omo", "kinds.%s.omo: oh-my-opencode-slim's panes are an OpenCode plugin's; set omo only for a kind that runs opencode", name)
 		}
 		for _, g := range k.Grants {
 			if !slices.Contains(Grants, g) {

@@ -188,6 +188,10 @@ teams = true
 
 [kinds.worker]
 mcp_tools = ["list_agents", "spawn_everything"]
+
+[kinds.claude3]
+command = ["claude"]
+omo = true
 `,
 			want: []string{
 				`2: orchestrator.kind = "gpt": no such kind`,
@@ -201,6 +205,7 @@ mcp_tools = ["list_agents", "spawn_everything"]
 				`28: kinds.mine.grants: unknown grant "everything"`,
 				`31: kinds.codex.teams: agentgrid turns on agent teams only for claude`,
 				`38: kinds.worker.mcp_tools: unknown MCP tool "spawn_everything"`,
+				`42: kinds.claude3.omo: oh-my-opencode-slim's panes are an OpenCode plugin's`,
 			},
 		},
 		{

@@ -90,10 +90,10 @@ func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string,
 		env = append(env, key+"="+k.Env[key])
 	}
 	cli := k.Hooks
-	if cli == "" && (k.MCP || k.Teams) {
+	if cli == "" && (k.MCP || k.Teams || k.OMO) {
 		cli = cliOf(argv[0])
 	}
-	return wireCLI(cli, agentcli.Wiring{Hooks: k.Hooks != "", MCP: k.MCP, Teams: k.Teams}, argv, env, sess)
+	return wireCLI(cli, agentcli.Wiring{Hooks: k.Hooks != "", MCP: k.MCP, Teams: k.Teams || k.OMO}, argv, env, sess)
 }
 
 // resolveOrchestrator wires the orchestrator command (`agentgrid -- claude`)

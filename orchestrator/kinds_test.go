@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -157,6 +158,39 @@ func TestResolveKindTeams(t *testing.T) {
 		b, err := os.ReadFile(argv[len(argv)-1])
 		if err != nil || !strings.Contains(string(b), `"teammateMode": "tmux"`) {
 			t.Fatalf("settings %s = %s, %v", argv[len(argv)-1], b, err)
+		}
+	}
+}
+
+// [kinds.opencode] omo = true gives that OpenCode process, spawned or the
+// orchestrator, its own config folder with oh-my-opencode-slim's panes on.
+func TestResolveKindOMO(t *testing.T) {
+	t.Setenv("OPENCODE_CONFIG_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	cfg := config.Default()
+	k := cfg.Kinds["opencode"]
+	k.OMO = true
+	cfg.Kinds["opencode"] = k
+	sess := testSess(t)
+	for _, resolve := range []func() ([]string, []string, error){
+		func() ([]string, []string, error) {
+			return resolveKind(cfg, control.SpawnRequest{Kind: "opencode"}, sess)
+		},
+		func() ([]string, []string, error) { return resolveOrchestrator(cfg, []string{"opencode"}, sess) },
+	} {
+		_, env, err := resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dir string
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "OPENCODE_CONFIG_DIR="); ok {
+				dir = v
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "oh-my-opencode-slim.json"))
+		if err != nil || !strings.Contains(string(b), `"type": "tmux"`) {
+			t.Fatalf("env %q: settings %s, %v", env, b, err)
 		}
 	}
 }

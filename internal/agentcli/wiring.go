@@ -36,7 +36,8 @@ type Wiring struct {
 	// Hooks attaches the CLI's hooks, MCP agentgrid's MCP server.
 	Hooks, MCP bool
 	// Teams turns on the CLI's agent teams with teammates in tmux panes
-	// (which agentgrid's tmux entry point turns into agentgrid panes).
+	// (which agentgrid's tmux entry point turns into agentgrid panes):
+	// Claude Code's agent teams, OpenCode's oh-my-opencode-slim panes.
 	Teams bool
 }
 

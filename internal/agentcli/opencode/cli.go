@@ -47,8 +47,16 @@ func (CLI) Adapt(payload []byte) (agentstate.Signal, error) { return adapt(paylo
 func (CLI) PayloadInArgs() bool { return false }
 
 // Wire implements agentcli.CLI: OPENCODE_CONFIG_CONTENT (inline config
-// merged over the user's) adding the generated plugin and the MCP server.
+// merged over the user's) adding the generated plugin and the MCP server;
+// with Teams ([kinds.opencode] omo), oh-my-opencode-slim's panes (see
+// wireSlimPanes).
 func (CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
+	if w.Teams {
+		var err error
+		if env, err = wireSlimPanes(w.StateDir, w.AgentID, env); err != nil {
+			return nil, nil, err
+		}
+	}
 	inline := map[string]any{}
 	if w.Hooks {
 		path, err := w.File("opencode-plugin.js", []byte(Plugin(w.Exe)))
