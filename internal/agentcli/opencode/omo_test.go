@@ -75,6 +75,12 @@ func TestOMOSlimPanesForThisProcess(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("generated settings\n%v\nwant\n%v", got, want)
 	}
+	dir := lookupEnv(env, "OPENCODE_CONFIG_DIR")
+	for p, mode := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, filepath.Join(dir, "oh-my-opencode-slim.json"): 0o600} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode() != mode {
+			t.Errorf("%s: mode %v, want %v (%v)", p, fi.Mode(), mode, err)
+		}
+	}
 	if b, _ := os.ReadFile(user); string(b) != src {
 		t.Errorf("the user's file changed:\n%s", b)
 	}
