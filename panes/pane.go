@@ -121,6 +121,18 @@ const (
 	// than a full-screen program's redraw, so interactive panes never wait
 	// for a bulk token.
 	bulkBurst = 64 << 10
+	// A read is full when it took as much as the PTY hands over at once:
+	// as much as the pane's largest read, at least fullRead, at most
+	// ptyFill (Linux's line discipline gives 4095 bytes a read, more only
+	// when output piled up while the reader waited). After a full read the
+	// child still had output waiting, so a pause before the next read was
+	// the scheduler's, not the child's, and the burst goes on. On a busy
+	// machine a flooding child often waits longer than burstGap for a CPU;
+	// counted on time alone, its burst kept starting over, and a third
+	// (two thirds under load) of a flood's reads escaped the flood slots
+	// and the echo hold.
+	fullRead = 1 << 10
+	ptyFill  = 4<<10 - 1
 )
 
 // ErrExited is returned by Write once the process has exited.
@@ -292,20 +304,24 @@ func (p *Pane) readLoop(logc <-chan *outputLog) {
 		}
 	}()
 	buf := make([]byte, readBufSize)
-	// burst counts the bytes of output read back to back (each read
-	// returning within burstGap of the previous chunk's end). A PTY read
-	// returns at most what the line discipline buffered (a few KiB), never
-	// a full buffer, so a flood shows as a long burst, not as full reads.
-	burst := 0
+	// burst counts the bytes of output read back to back: each read
+	// returning within burstGap of the previous chunk's end, or after a
+	// full read (see fullRead). A PTY read returns at most what the line
+	// discipline buffered (a few KiB), never a full buffer, so a flood
+	// shows as a long burst, not as full reads.
+	burst, largest := 0, 0
 	var idleSince time.Time
+	wasFull := false
 	for {
 		n, err := p.proc.Read(buf)
 		if n > 0 {
-			if time.Since(idleSince) < burstGap.Load() {
+			if wasFull || time.Since(idleSince) < burstGap.Load() {
 				burst += n
 			} else {
 				burst = n
 			}
+			largest = max(largest, n)
+			wasFull = n >= max(min(largest, ptyFill), fullRead)
 			chunk := buf[:n]
 			bulk := n == len(buf) || burst >= bulkBurst
 			if bulk {

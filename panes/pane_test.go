@@ -372,3 +372,100 @@ func TestBurstOfShortReadsIsAFlood(t *testing.T) {
 		return strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", n))
 	})
 }
+
+// TestFullReadsStayAFloodThroughPauses: a flooding child on a busy machine
+// often waits longer than the burst gap for a CPU. Reads that each take
+// all the PTY could hold still make one burst, so past panes.BulkBurst the
+// pane waits for a flood-parsing slot however long the pauses between its
+// reads (here every pause is longer than the gap).
+func TestFullReadsStayAFloodThroughPauses(t *testing.T) {
+	defer panes.SetBurstGap(time.Nanosecond)()
+	sp := &panestest.Spawner{}
+	// A chunk is one row, so every row the pane parsed stays on screen.
+	flood, err := panes.Start(sp, panes.StartSpec{Argv: []string{"flood"}, Cols: 5000, Rows: 24}, panes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc := sp.Procs()[0]
+	held := 0
+	defer func() {
+		for range held {
+			<-panes.BulkTokens
+		}
+		proc.Exit(0)
+		waitDone(t, flood, 5*time.Second)
+	}()
+	for held < cap(panes.BulkTokens) {
+		panes.BulkTokens <- struct{}{}
+		held++
+	}
+	// The first read is larger, as when output piled up while the reader
+	// waited: the reads after it, as large as the PTY hands over at once,
+	// are still full.
+	const chunk, first = 4 << 10, 16 << 10
+	last := (panes.BulkBurst - first) / chunk
+	n := last + 4
+	var fed atomic.Int32
+	go func() {
+		proc.Output(strings.Repeat("y", first-2) + "\r\n")
+		for i := 1; i <= n; i++ {
+			line := fmt.Sprintf("C%02d\r\n", i)
+			proc.Output(strings.Repeat("x", chunk-len(line)) + line)
+			fed.Add(1)
+		}
+	}()
+	waitFor(t, 5*time.Second, "the burst to reach the flood size", func() bool { return int(fed.Load()) >= last })
+	waitFor(t, 5*time.Second, "the chunks before it to be parsed", func() bool {
+		return strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", last-1))
+	})
+	if strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", last)) {
+		t.Fatal("full reads past the flood size were parsed while every flood slot was taken")
+	}
+	for ; held > 0; held-- {
+		<-panes.BulkTokens
+	}
+	waitFor(t, 5*time.Second, "the flood to be parsed once a slot is free", func() bool {
+		return strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", n))
+	})
+}
+
+// TestShortReadEndsABurst: a read shorter than the PTY's fill ends the
+// child's burst, so a program that redraws a full screen now and then
+// (each redraw less than panes.BulkBurst, each ending in a short read)
+// never waits for a flood-parsing slot, however its redraws add up.
+func TestShortReadEndsABurst(t *testing.T) {
+	defer panes.SetBurstGap(time.Nanosecond)()
+	sp := &panestest.Spawner{}
+	p, err := panes.Start(sp, panes.StartSpec{Argv: []string{"tui"}, Cols: 80, Rows: 24}, panes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc := sp.Procs()[0]
+	held := 0
+	defer func() {
+		for range held {
+			<-panes.BulkTokens
+		}
+		proc.Exit(0)
+		waitDone(t, p, 5*time.Second)
+	}()
+	for held < cap(panes.BulkTokens) {
+		panes.BulkTokens <- struct{}{}
+		held++
+	}
+	const chunk = 4 << 10
+	redraw := panes.BulkBurst/chunk - 2 // full reads, then a short one
+	// Output returns once the pane read it: fed from a goroutine, so a
+	// pane that waits for a slot fails the wait below instead of hanging.
+	go func() {
+		for r := 1; r <= 3; r++ {
+			for range redraw {
+				proc.Output(strings.Repeat("x", chunk-2) + "\r\n")
+			}
+			proc.Output(fmt.Sprintf("R%d\r\n", r))
+		}
+	}()
+	waitFor(t, 5*time.Second, "every redraw to be parsed without a flood slot", func() bool {
+		return strings.Contains(p.Term().Text(), "R3")
+	})
+}
