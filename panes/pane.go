@@ -29,12 +29,15 @@ const (
 
 // bulkTokens bounds how many panes parse a flood of output at the same
 // time. A read that fills the whole buffer, or a burst of back-to-back
-// reads past bulkBurst, means the child writes faster than it is parsed; such panes take turns on all but one CPU, and their
-// children wait in the PTY meanwhile (like tmux, which stops reading a pane
-// whose output its client has not drawn). The UI and interactive panes,
-// whose reads are short and never wait here, so always find a CPU free:
-// a keystroke's echo is not queued behind megabytes of another pane.
-var bulkTokens = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+// reads past bulkBurst, means the child writes faster than it is parsed;
+// such panes take turns, one per CPU, and their children wait in the PTY
+// meanwhile (like tmux, which stops reading a pane whose output its client
+// has not drawn). A keystroke's echo is not queued behind megabytes of
+// another pane: the echo hold pauses these panes until it is drawn. (With
+// a CPU kept free of floods instead, on two CPUs one pane parsed at a
+// time: the 8-pane flood drained no faster once its reads were all
+// counted, and the echo's tail was longer.)
+var bulkTokens = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 
 // bulkHold is when (unix nanoseconds) the current echo hold ends, and
 // bulkHoldFor the pane whose echo it protects. While it lasts, other panes
