@@ -24,8 +24,24 @@ func (h *harness) quit() {
 			asked = true
 		}
 		alt := strings.TrimSpace(h.mustTmux("display-message", "-p", "-t", "e2e", "#{alternate_on}"))
-		return alt == "0" && strings.HasPrefix(strings.TrimSpace(statusLine(s)), strings.TrimSpace(prompt))
-	}, "the outer shell's prompt after quitting")
+		return alt == "0" && clientExited(s, "[session "+h.session+" quit]")
+	}, "the client's quit message and a fresh prompt after it")
+}
+
+// clientExited tells whether the screen ends with the line a finished
+// client printed (what, e.g. "[session NAME quit]") and then an empty
+// prompt. The normal screen comes back before the client exits, and its
+// last line is then the prompt the session was started from, so "ends with
+// a prompt" alone does not show that the shell has the terminal again.
+func clientExited(screen, what string) bool {
+	var lines []string
+	for _, l := range strings.Split(screen, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	n := len(lines)
+	return n >= 2 && lines[n-1] == strings.TrimSpace(prompt) && strings.Contains(lines[n-2], what)
 }
 
 // shell clears the screen, runs a command line at the outer shell and
