@@ -49,8 +49,9 @@ func hookEnv(vars map[string]string) func(string) string {
 func TestRunHookSendsSignal(t *testing.T) {
 	sock, lines := hookListener(t)
 	state := t.TempDir()
-	env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a4", "XDG_STATE_HOME": state})
-	// An event without an answer channel is a notification.
+	// An agent's hook carries its token ...
+	env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a4", "XDG_STATE_HOME": state, control.EnvToken: "a4-secret"})
+	// ... so an event without an answer channel is a notification.
 	payload := `{"hook_event_name":"PermissionRequest","session_id":"s","tool_name":"Bash","tool_input":{"command":"go test ./..."}}`
 	runHook([]string{"claude"}, strings.NewReader(payload), env, time.Now())
 	var line string

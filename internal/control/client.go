@@ -290,9 +290,18 @@ func (c *Client) request(method string, id json.RawMessage, params any) (Request
 // wait (a hook inside an agent CLI) needs. The context bounds the write.
 // The connection is then hung up rather than reused, so that a slow
 // notification never holds up a later call; the session still runs it.
+//
+// Without a token it is sent as a call and waits for the reply: the session
+// tells a process outside it from one inside by looking the sender up while
+// it reads the request, and a sender that is already gone by then counts as
+// inside (so an agent cannot drop its token and quit to gain rights), which
+// would refuse a tokenless notification from the user's own shell.
 func (c *Client) Notify(ctx context.Context, method string, params any) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
+	}
+	if c.token == "" {
+		return c.Call(ctx, method, params, nil)
 	}
 	_, line, err := c.request(method, nil, params)
 	if err != nil {

@@ -1,8 +1,12 @@
 package control
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"net"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -234,19 +238,20 @@ func TestClientRefusesOversizedRequest(t *testing.T) {
 	}
 }
 
-// A notification is written and forgotten: Notify returns without a reply,
-// and the session still runs it after the client hung up. A session that is
-// gone is an error that names the socket.
+// A notification of a client with a token (an agent's hook) is written and
+// forgotten: Notify returns without a reply, and the session still runs it
+// after the client hung up. A session that is gone is an error that names
+// the socket.
 func TestClientNotify(t *testing.T) {
 	s, fb := startSockServer(t)
 	a, _ := fb.Spawn(SpawnRequest{Argv: []string{"sleep"}})
-	c, err := Dial(s.Path())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, s.Path(), "an-agents-token")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
 	sig := agentstate.Signal{State: "waiting", Why: "permission: Bash"}
 	if err := c.Notify(ctx, MethodAgentSignal, SignalParams{ID: a.ID, CLI: "claude", Signal: sig}); err != nil {
 		t.Fatalf("notify: %v", err)
@@ -280,5 +285,55 @@ func TestClientNotify(t *testing.T) {
 	_ = s.Close()
 	if err := c.Notify(ctx, MethodAgentSignal, SignalParams{ID: a.ID, CLI: "claude", Signal: sig}); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("notify a closed session: %v, want an error naming %s", err, path)
+	}
+}
+
+// Without a token, Notify waits for the session's reply: the session looks
+// the sender up to tell the user's shell from a process inside it, and a
+// sender that wrote and exited before that counts as inside, so its request
+// would be refused. The stand-in session replies only to requests with an
+// id, after checking the line; the reply is what Notify returns on.
+func TestClientNotifyWithoutTokenWaitsForTheReply(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "n.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan Request, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		line, err := bufio.NewReader(c).ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		var req Request
+		_ = json.Unmarshal(line, &req)
+		got <- req
+		if len(req.ID) > 0 {
+			_, _ = c.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":null}` + "\n"))
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Notify(ctx, MethodAgentSignal, SignalParams{ID: "a1", CLI: "claude"}); err != nil {
+		t.Fatalf("notify without a token: %v", err)
+	}
+	select {
+	case req := <-got:
+		if len(req.ID) == 0 || isNull(req.ID) {
+			t.Errorf("a tokenless notification was sent without an id (%+v), so the client did not wait to be identified", req)
+		}
+	default:
+		t.Fatal("Notify returned before the session read the request")
 	}
 }
