@@ -72,6 +72,9 @@ type harness struct {
 	onCapture func(screen string)
 }
 
+// hookBudget is the tests' $AGENTGRID_HOOK_BUDGET (see newHarness).
+const hookBudget = "5s"
+
 // prompt is the shell prompt in the tmux pane; its return proves that
 // agentgrid gave the terminal back.
 const prompt = "e2e$ "
@@ -122,6 +125,11 @@ func newHarness(t *testing.T, cols, rows int, config string) *harness {
 		"XDG_STATE_HOME=" + filepath.Join(home, ".state"),
 		"XDG_CONFIG_HOME=" + cfgHome,
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		// agentgrid hook waits 200 ms for the session's decision by design;
+		// the tests check what it answers, not that a session under the
+		// race detector on a loaded machine answers that fast, so every
+		// hook of the session's agents and of the tests waits longer.
+		"AGENTGRID_HOOK_BUDGET=" + hookBudget,
 	}
 	args := []string{"new-session", "-d", "-s", "e2e", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "env", "-i"}
 	args = append(args, h.env...)

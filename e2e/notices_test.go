@@ -31,7 +31,7 @@ func TestNoticesReachTheMainView(t *testing.T) {
 		"the undelivered notice in the status line")
 
 	env := append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath(), "AGENTGRID_AGENT_ID=main")
-	out := askUntil(t, h, env, "user_prompt_submit.json")
+	out := ask(t, h, env, "user_prompt_submit.json")
 	var got struct {
 		HookSpecificOutput map[string]string `json:"hookSpecificOutput"`
 	}

@@ -21,10 +21,37 @@ import (
 // a few milliseconds, so these caps only matter on a loaded machine, where a
 // dropped event would leave a wrong state on screen: they are generous enough
 // not to drop events there. With no session the dial fails immediately.
+//
+// $AGENTGRID_HOOK_BUDGET (a duration such as "2s", at most a minute) raises
+// every one of these waits to that value on a machine too slow for them;
+// the session's agents inherit it from the environment agentgrid started in.
 const (
 	hookReadBudget = 250 * time.Millisecond
 	hookSendBudget = 250 * time.Millisecond
 )
+
+// EnvHookBudget names the variable that sets agentgrid hook's waits.
+const EnvHookBudget = "AGENTGRID_HOOK_BUDGET"
+
+// maxHookBudget caps $AGENTGRID_HOOK_BUDGET: an agent CLI waits for its
+// hook, so a typo must not hold it up for an hour.
+const maxHookBudget = time.Minute
+
+// hookBudget is how long the hook waits for one step whose default is def:
+// $AGENTGRID_HOOK_BUDGET when it is a valid duration above zero (capped at
+// a minute), else def. A value it cannot use is logged, and def used.
+func hookBudget(getenv func(string) string, def time.Duration) time.Duration {
+	v := strings.TrimSpace(getenv(EnvHookBudget))
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		hookLog(getenv, "agentgrid hook: %s=%q is not a duration above zero such as 2s; using %v", EnvHookBudget, v, def)
+		return def
+	}
+	return min(d, maxHookBudget)
+}
 
 func addHookCommands(root *cobra.Command) {
 	root.AddCommand(&cobra.Command{
@@ -50,6 +77,11 @@ Otherwise it prints nothing (an agent CLI may show hook output to its model) and
 exits 0. With no session listening it returns at once, without reading stdin;
 otherwise it gives up after a quarter of a second, so a broken session never
 holds the agent up. Problems go to the agentgrid log file.
+
+On a machine too slow for these waits, set AGENTGRID_HOOK_BUDGET to a duration
+(e.g. 2s, at most 1m) in the environment agentgrid starts in: every wait of the
+hook (reaching the session, reading the payload, the session's decision) is
+then that long.
 
 agentgrid writes the hook settings that call it for every agent it starts with a
 kind (agentgrid spawn --kind claude) and for a known orchestrator (agentgrid --
@@ -97,7 +129,7 @@ func runHookTo(args []string, stdin io.Reader, stdout io.Writer, getenv func(str
 	// stale) there is nothing to tell, and the agent must not wait for us to
 	// read a stdin it may never close. The agent's secret says who is
 	// speaking; the id only names the target.
-	dialCtx, cancelDial := context.WithTimeout(context.Background(), hookSendBudget)
+	dialCtx, cancelDial := context.WithTimeout(context.Background(), hookBudget(getenv, hookSendBudget))
 	client, err := control.Connect(dialCtx, socket, getenv(control.EnvToken))
 	cancelDial()
 	if err != nil {
@@ -110,9 +142,10 @@ func runHookTo(args []string, stdin io.Reader, stdout io.Writer, getenv func(str
 		payload = []byte(args[len(args)-1])
 	} else {
 		var ok bool
-		payload, ok = readBounded(stdin, registry.MaxPayload, start.Add(hookReadBudget))
+		read := hookBudget(getenv, hookReadBudget)
+		payload, ok = readBounded(stdin, registry.MaxPayload, start.Add(read))
 		if !ok {
-			hookLog(getenv, "agentgrid hook %s: no complete payload on stdin within %v", cli, hookReadBudget)
+			hookLog(getenv, "agentgrid hook %s: no complete payload on stdin within %v", cli, read)
 			return
 		}
 	}
@@ -130,7 +163,7 @@ func runHookTo(args []string, stdin io.Reader, stdout io.Writer, getenv func(str
 	}
 	sig.At = start
 	// A notification: the session sends no reply to wait for.
-	ctx, cancel := context.WithTimeout(context.Background(), hookSendBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), hookBudget(getenv, hookSendBudget))
 	defer cancel()
 	if err := client.Notify(ctx, control.MethodAgentSignal, control.SignalParams{ID: id, CLI: cli, Signal: sig}); err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: %v", cli, id, err)

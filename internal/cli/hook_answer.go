@@ -13,13 +13,13 @@ import (
 
 // hookDecideBudget bounds the wait for the session's decision: a hook that
 // gets none in time lets the CLI go ahead (and logs the miss), so a slow
-// session never holds up a tool.
+// session never holds up a tool ($AGENTGRID_HOOK_BUDGET sets it otherwise).
 const hookDecideBudget = 200 * time.Millisecond
 
 // answer sends an answerable event (its signal and what it asks) to the
 // session and prints the CLI's answer to the decision, if any.
 func answer(client *control.Client, stdout io.Writer, getenv func(string) string, cli, id string, sig agentstate.Signal, ask agentstate.Ask) {
-	ctx, cancel := context.WithTimeout(context.Background(), hookDecideBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), hookBudget(getenv, hookDecideBudget))
 	defer cancel()
 	d, err := client.Decide(ctx, control.DecideParams{ID: id, CLI: cli, Signal: sig, Ask: ask})
 	var rpcErr *control.RPCError
@@ -45,7 +45,7 @@ func answer(client *control.Client, stdout io.Writer, getenv func(string) string
 	}
 	// The notices about its children reached the CLI: say so, or the
 	// session offers them again on the next hook.
-	actx, acancel := context.WithTimeout(context.Background(), hookSendBudget)
+	actx, acancel := context.WithTimeout(context.Background(), hookBudget(getenv, hookSendBudget))
 	defer acancel()
 	if err := client.Ack(actx, id, d.Notices); err != nil {
 		hookLog(getenv, "agentgrid hook %s for %s: acknowledge the notices: %v", cli, id, err)

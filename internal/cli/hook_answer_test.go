@@ -165,3 +165,53 @@ func TestHookAcknowledgesNotices(t *testing.T) {
 		}
 	}
 }
+
+// A session slower than the default budget: with $AGENTGRID_HOOK_BUDGET
+// raised, the hook waits for the decision and prints it. The stand-in
+// answers only once twice the default budget has passed, so the default
+// would have given up.
+func TestRunHookWaitsTheBudgetFromTheEnvironment(t *testing.T) {
+	sock, _ := answeringSession(t, func(req control.Request) *control.Response {
+		if req.Method != control.MethodAgentDecide {
+			return nil
+		}
+		time.Sleep(2 * hookDecideBudget) // the slow session under test
+		res, _ := json.Marshal(map[string]string{"action": "block", "message": "no .env", "policy": "p"})
+		return &control.Response{JSONRPC: "2.0", ID: req.ID, Result: res}
+	})
+	env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "a4", "XDG_STATE_HOME": t.TempDir(),
+		EnvHookBudget: "30s"})
+	var out bytes.Buffer
+	runHookTo([]string{"claude"}, strings.NewReader(preToolWriteEnv), &out, env, time.Now())
+	if !strings.Contains(out.String(), `"permissionDecision":"deny"`) {
+		t.Errorf("printed %q with %s=30s and a session answering after %v; want the deny", out.String(), EnvHookBudget, 2*hookDecideBudget)
+	}
+}
+
+func TestHookBudgetFromTheEnvironment(t *testing.T) {
+	state := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(state, "agentgrid"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		value string
+		want  time.Duration
+	}{
+		{"", hookDecideBudget},
+		{"2s", 2 * time.Second},
+		{" 750ms ", 750 * time.Millisecond},
+		{"3h", maxHookBudget},
+		{"0", hookDecideBudget},
+		{"-1s", hookDecideBudget},
+		{"soon", hookDecideBudget},
+	} {
+		env := hookEnv(map[string]string{EnvHookBudget: c.value, "XDG_STATE_HOME": state})
+		if got := hookBudget(env, hookDecideBudget); got != c.want {
+			t.Errorf("%s=%q: budget %v, want %v", EnvHookBudget, c.value, got, c.want)
+		}
+	}
+	logged, _ := os.ReadFile(filepath.Join(state, "agentgrid", "agentgrid.log"))
+	if !strings.Contains(string(logged), `AGENTGRID_HOOK_BUDGET=\"soon\" is not a duration`) {
+		t.Errorf("log = %q, want the unusable value named", logged)
+	}
+}
