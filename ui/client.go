@@ -9,7 +9,9 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
@@ -95,10 +97,32 @@ func AttachTerminal(ctx context.Context, s *control.AttachStream, in, out *os.Fi
 			}
 		}
 	}()
+	// The keys are read through a reader that can be interrupted: once the
+	// session is over nothing here may read the terminal, or a line the
+	// user types right after the exit message (the shell's by then) would
+	// go to a dead connection. Deferred after the raw mode's restore, so it
+	// runs first.
+	cr, err := uv.NewCancelReader(in)
+	if err != nil {
+		return "", fmt.Errorf("read the terminal: %w", err)
+	}
+	readerDone := make(chan struct{})
+	defer func() {
+		if cr.Cancel() {
+			select {
+			case <-readerDone:
+			case <-time.After(time.Second):
+				// The read did not return although the cancel said it
+				// would; giving the terminal back matters more.
+			}
+		}
+		_ = cr.Close()
+	}()
 	go func() {
+		defer close(readerDone)
 		buf := make([]byte, 32<<10)
 		for {
-			n, err := in.Read(buf)
+			n, err := cr.Read(buf)
 			if n > 0 {
 				if s.WriteFrame(control.FrameInput, buf[:n]) != nil {
 					return

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -60,5 +62,62 @@ func TestAttachTerminalConnectionLost(t *testing.T) {
 	})
 	if err != nil || reason != ExitDetached || out != "bye" {
 		t.Fatalf("a detach: reason %q, output %q, err %v", reason, out, err)
+	}
+}
+
+// TestAttachTerminalLeavesTypeAheadToTheShell: once AttachTerminal
+// returns (the session quit), nothing of the client reads the terminal any
+// more, so a line typed right after the quit message reaches the shell
+// instead of a dead connection. A real PTY; the server waits for one key
+// so the client's reader is known to be reading when the session quits.
+func TestAttachTerminalLeavesTypeAheadToTheShell(t *testing.T) {
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	srv, cli := net.Pipe()
+	go func() {
+		s := control.NewAttachStream(srv, nil)
+		var buf []byte
+		for {
+			typ, _, err := s.ReadFrame(buf)
+			if err != nil {
+				return
+			}
+			if typ == control.FrameInput {
+				_ = s.WriteFrame(control.FrameExit, []byte(ExitQuit))
+				return
+			}
+		}
+	}()
+	go func() { _, _ = io.Copy(io.Discard, ptm) }() // the terminal's screen
+	if _, err := ptm.Write([]byte("k")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	reason, err := AttachTerminal(ctx, control.NewAttachStream(cli, nil), tty, tty)
+	if err != nil || reason != ExitQuit {
+		t.Fatalf("AttachTerminal: %q, %v; want the quit", reason, err)
+	}
+	// The shell's turn: the terminal is in cooked mode again.
+	if _, err := ptm.Write([]byte("typed-ahead\n")); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		b := make([]byte, 64)
+		n, _ := tty.Read(b)
+		got <- string(b[:n])
+	}()
+	select {
+	case line := <-got:
+		if line != "typed-ahead\n" {
+			t.Errorf("the shell read %q, want the typed line", line)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the line typed after the session quit never reached the shell: the client's reader took it")
 	}
 }
