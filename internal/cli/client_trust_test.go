@@ -105,7 +105,7 @@ func TestWatchTargetRefusesUntrustedDirectory(t *testing.T) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = attachTarget("")
+	_, _, err = attachTarget("", "agentgrid watch")
 	if !errors.Is(err, control.ErrUntrustedSocket) || !strings.Contains(err.Error(), "writable by other users") {
 		t.Fatalf("attachTarget with a planted directory: %v", err)
 	}

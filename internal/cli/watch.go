@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -75,7 +76,7 @@ func runAttach(cmd *cobra.Command, args []string, readOnly bool) error {
 	} else if f := cmd.Flag("socket"); f != nil {
 		target = f.Value.String()
 	}
-	path, name, err := attachTarget(target)
+	path, name, err := attachTarget(target, cmd.CommandPath())
 	if err != nil {
 		if errors.As(err, new(exitError)) {
 			return err
@@ -86,11 +87,15 @@ func runAttach(cmd *cobra.Command, args []string, readOnly bool) error {
 }
 
 // attachTarget turns what the user named into a socket path and a session
-// name for display. An empty target means the only live session.
-func attachTarget(target string) (path, name string, err error) {
+// name for display. An empty target means the only live session; command
+// (agentgrid attach, agentgrid watch) is what the user runs to name one.
+func attachTarget(target, command string) (path, name string, err error) {
 	if target != "" {
 		if path, err = socketFor(target); err != nil {
 			return "", "", err
+		}
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) && !strings.Contains(target, "/") {
+			return "", "", fmt.Errorf("no agentgrid session named %s is running; agentgrid ls lists the running ones", target)
 		}
 		return path, sessionName(path), nil
 	}
@@ -108,7 +113,7 @@ func attachTarget(target string) (path, name string, err error) {
 	for i, s := range live {
 		names[i] = s.Session
 	}
-	return "", "", fmt.Errorf("%d sessions are running (%s); name one: agentgrid attach NAME", len(live), strings.Join(names, ", "))
+	return "", "", fmt.Errorf("%d sessions are running (%s); name one: %s NAME", len(live), strings.Join(names, ", "), command)
 }
 
 // liveSessions asks every socket in the user's socket directory for its
