@@ -145,6 +145,11 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Record != "" {
+		if err := checkRecordPath(o.Record); err != nil {
+			return exitError{1, err.Error()}
+		}
+	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return exitError{1, "a session needs a terminal on stdin and stdout; use the client commands (agentgrid spawn, list, ...) from scripts"}
 	}
@@ -177,6 +182,27 @@ func runSession(cmd *cobra.Command, o sessionOptions) error {
 	return attachTerminal(cmd, control.SocketPath(session), session, false)
 }
 
+// checkRecordPath opens the --record file the way the recording will
+// (created when missing, never through a symbolic link) and leaves it as it
+// was, so that a path the session could not write stops it here, in one
+// sentence, rather than as a passing notice once it runs.
+func checkRecordPath(path string) error {
+	_, statErr := os.Lstat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot record to %s: %v; give --record a file in a folder you can write", path, err)
+	}
+	_ = f.Close()
+	if errors.Is(statErr, os.ErrNotExist) {
+		_ = os.Remove(path)
+	}
+	return nil
+}
+
 // loadSessionConfig reads the config and applies --layout, reporting every
 // problem the way the user can act on.
 func loadSessionConfig(o sessionOptions) (config.Loaded, error) {
@@ -188,7 +214,8 @@ func loadSessionConfig(o sessionOptions) (config.Loaded, error) {
 		for _, d := range diags {
 			fmt.Fprintln(os.Stderr, d.String())
 		}
-		return loaded, exitError{1, fmt.Sprintf("the config has %d problem(s); fix them (agentgrid config check) and start again", len(diags))}
+		return loaded, exitError{1, fmt.Sprintf("the config has %d %s; fix %s (agentgrid config check) and start again",
+			len(diags), plural(len(diags), "problem", "problems"), plural(len(diags), "it", "them"))}
 	}
 	if o.Layout != "" {
 		loaded.Config.Layout.Name = o.Layout
