@@ -65,3 +65,33 @@ func TestHelpWrapsLongDescriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpKeyColumnFitsTheKeys: the keys' column is as wide as the widest
+// key, not as the commands of the help's last sections (agentgrid spawn
+// --worktree NAME), so at 80 columns the key descriptions keep their room
+// and wrap less.
+func TestHelpKeyColumnFitsTheKeys(t *testing.T) {
+	o := newHelpOverlay("ctrl+b", keyOptions{}, 80, 24, newUIStyles(testStyles()))
+	keySecs := map[string]bool{}
+	for _, m := range modeNames {
+		keySecs[m.title] = true
+	}
+	keyW := 0
+	for _, sec := range o.secs {
+		for _, r := range sec.rows {
+			if keySecs[sec.title] {
+				keyW = max(keyW, ansi.StringWidth(r[0]))
+			}
+		}
+	}
+	for _, l := range o.lines {
+		text := l.text()
+		if i := strings.Index(text, "new agent: prompt"); i >= 0 {
+			if want := 2 + keyW + 2; i != want {
+				t.Errorf("the description of c starts at column %d, want %d (keys up to %d wide): %q", i, want, keyW, text)
+			}
+			return
+		}
+	}
+	t.Fatal("the help has no row for c")
+}

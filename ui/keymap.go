@@ -327,7 +327,9 @@ func helpSections(prefix string, opts keyOptions, all bool) []helpSection {
 			out = append(out, sec)
 		}
 	}
-	return append(out, sessionsHelp, helpSection{title: "Beyond the keys", intro: "Copying, notices, recordings and worktrees from the command line and the config.", rows: beyondKeys})
+	// Its rows are commands and settings: their wide column is the
+	// commands', so the keys above keep a narrow one.
+	return append(out, sessionsHelp, helpSection{title: "Beyond the keys", intro: "Copying, notices, recordings and worktrees from the command line and the config.", rows: beyondKeys, commands: true})
 }
 
 // beyondKeys are the help's rows for what is not a key: the copy's paste
