@@ -115,8 +115,11 @@ func (c *composer) compose(in *frameInput) *termrt.Canvas {
 	}
 	cv := &c.cv
 	if in.notice != "" || in.width <= 0 || in.height <= 0 {
-		cv.Resize(in.width, min(in.height, 1))
-		cv.Text(0, 0, cv.W, in.notice, termrt.Style{})
+		lines := noticeLines(in.notice, in.width, in.height)
+		cv.Resize(in.width, min(in.height, max(len(lines), 1)))
+		for y, l := range lines {
+			cv.Text(y, 0, cv.W, l, termrt.Style{})
+		}
 		c.valid = false
 		return cv
 	}
@@ -353,4 +356,22 @@ func (c *composer) borders(i, w int, p *paneFrame, st termrt.Style) *borderCache
 		bc.label.entries = slices.Clone(l.entries)
 	}
 	return bc
+}
+
+// noticeLines lays a whole-frame notice out in a terminal of width x height:
+// one line when it fits, else its head (before ": ") and its details each
+// wrapped at words over the rows there are, so that a terminal narrower than
+// the notice still reads "terminal too small".
+func noticeLines(notice string, width, height int) []string {
+	if notice == "" || width <= 0 || height <= 0 {
+		return nil
+	}
+	if ansi.StringWidth(notice) <= width {
+		return []string{notice}
+	}
+	var lines []string
+	for _, part := range strings.SplitN(notice, ": ", 2) {
+		lines = append(lines, strings.Split(ansi.Wrap(part, width, ""), "\n")...)
+	}
+	return lines[:min(len(lines), height)]
 }

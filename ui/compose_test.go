@@ -247,9 +247,15 @@ func TestComposeTooSmallNotice(t *testing.T) {
 	if got.H != 1 || strings.TrimSpace(screenText(got)) != in.notice {
 		t.Errorf("notice frame = %q", screenText(got))
 	}
+	// Narrower than the notice: it wraps at words over the rows there
+	// are, so "too small" still shows.
 	in = frameInput{width: 10, height: 2, notice: "terminal too small: 10x2, need at least 20x6"}
-	if got := c.compose(&in); got.W != 10 || screenText(got) != "terminal t" {
-		t.Errorf("notice not cut to the width: %q", screenText(got))
+	if got := c.compose(&in); got.W != 10 || got.H != 2 || screenText(got) != "terminal  \ntoo small " {
+		t.Errorf("notice at 10x2: %q", screenText(got))
+	}
+	in = frameInput{width: 10, height: 3, notice: "terminal too small: 10x3, need at least 20x6"}
+	if got := c.compose(&in); got.H != 3 || screenText(got) != "terminal  \ntoo small \n10x3, need" {
+		t.Errorf("notice at 10x3: %q", screenText(got))
 	}
 	in = frameInput{width: 0, height: 0, notice: "terminal too small: 0x0, need at least 20x6"}
 	if got := c.compose(&in); screenText(got) != "" {

@@ -218,19 +218,29 @@ func TestFrameNotRecomposedWhenNothingChanged(t *testing.T) {
 	}
 }
 
+// TestTooSmallNotice: a terminal below 20x6 shows a notice instead of a
+// broken drawing: one line when it fits, else wrapped over the rows there
+// are, each row within the width, so a narrow terminal (tmux -x 10 -y 3)
+// still reads "too small".
 func TestTooSmallNotice(t *testing.T) {
-	for _, sz := range [][2]int{{18, 4}, {19, 24}, {80, 5}, {0, 0}, {1, 1}} {
+	for _, sz := range [][2]int{{18, 4}, {19, 24}, {80, 5}, {10, 3}, {10, 2}, {0, 0}, {1, 1}} {
 		m, _ := newTestModel(t, testSnapshot())
 		m.Update(teaWindowSize(sz[0], sz[1]))
-		content := viewText(m)
-		if strings.Contains(content, "\n") {
-			t.Errorf("%dx%d: notice spans several rows", sz[0], sz[1])
+		content := strings.TrimRight(viewText(m), "\n")
+		rows := strings.Split(content, "\n")
+		if len(rows) > max(sz[1], 1) {
+			t.Errorf("%dx%d: notice has %d rows", sz[0], sz[1], len(rows))
 		}
-		if w := ansi.StringWidth(content); w > sz[0] {
-			t.Errorf("%dx%d: notice %d cells wide", sz[0], sz[1], w)
+		for _, r := range rows {
+			if w := ansi.StringWidth(r); w > sz[0] {
+				t.Errorf("%dx%d: notice row %q is %d cells wide", sz[0], sz[1], r, w)
+			}
 		}
-		if sz[0] >= 40 && !strings.Contains(content, "terminal too small") {
+		if sz[0] >= 40 && (len(rows) != 1 || !strings.Contains(content, "terminal too small")) {
 			t.Errorf("%dx%d: content %q", sz[0], sz[1], content)
+		}
+		if sz[0] >= 9 && sz[1] >= 2 && !strings.Contains(strings.Join(strings.Fields(content), " "), "too small") {
+			t.Errorf("%dx%d: the notice does not say too small: %q", sz[0], sz[1], content)
 		}
 	}
 	m, _ := newTestModel(t, testSnapshot())
