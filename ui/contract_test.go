@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
-	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
@@ -52,9 +50,9 @@ func (w *cmdWalker) walk(cmd tea.Cmd, depth int) {
 
 // TestEveryCommandTheModelsReturnIsSupported drives the session model
 // through every binding of every key mode, the mouse, paste, focus,
-// resizes, frames and timers, and the watcher through its keys, frames and
-// end, and walks every command they return: the runtime must carry out
-// each one (tea.Printf or tea.Exec, for example, would fail here).
+// resizes, frames and timers, and walks every command they return: the
+// runtime must carry out each one (tea.Printf or tea.Exec, for example,
+// would fail here).
 func TestEveryCommandTheModelsReturnIsSupported(t *testing.T) {
 	seen := map[string]bool{}
 	var eng *fakeEngine
@@ -118,18 +116,10 @@ func TestEveryCommandTheModelsReturnIsSupported(t *testing.T) {
 	m.cfg.UI.OSC9 = true
 	w.walk(w.update(frameMsg{}), 0)
 
-	wt := &watcher{session: "s"}
-	ww := &cmdWalker{t: t, seen: seen, update: wt.Update}
-	for _, msg := range []tea.Msg{
-		teaWindowSize(40, 10), watchFrameMsg{f: control.ScreenFrame{Seq: 1, Cols: 4, Rows: 1, Lines: []string{"abcd"}}},
-		keyOf(t, "a"), keyOf(t, "q"), keyOf(t, "esc"), keyOf(t, "ctrl+c"), watchEndMsg{err: errors.New("gone")},
-	} {
-		ww.walk(ww.update(msg), 0)
-	}
-	// The walk met the commands the models use.
+	// The walk met the commands the model uses.
 	for _, want := range []string{"tea.QuitMsg", "tea.RawMsg", "tea.clearScreenMsg", "ui.labelTickMsg"} {
 		if !seen[want] {
-			t.Errorf("no command returned %s: the walk misses part of the models (met %v)", want, seen)
+			t.Errorf("no command returned %s: the walk misses part of the model (met %v)", want, seen)
 		}
 	}
 }

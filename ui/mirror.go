@@ -10,8 +10,9 @@ import (
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
-// Mirror keeps the last frame the session drew, for watchers (agentgrid
-// watch, through the control socket's session.screen). The UI hands it each
+// Mirror keeps the last frame the session drew, for the control socket's
+// session.screen (agentgrid watch is attach --read-only and does not use
+// it). The UI hands it each
 // frame it shows; that costs a copy of the rows that changed, and the frame
 // is turned into lines of styled text only when a watcher asks for it.
 type Mirror struct {

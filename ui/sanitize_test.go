@@ -1,14 +1,8 @@
 package ui
 
 import (
-	"context"
-	"io"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/charmbracelet/x/ansi"
 )
 
 func TestSanitizeLine(t *testing.T) {
@@ -42,50 +36,5 @@ func TestSanitizeLine(t *testing.T) {
 		if got := SanitizeLine(tt.in, false); got != tt.plain {
 			t.Errorf("%s: SanitizeLine(%q, false) = %q, want %q", tt.name, tt.in, got, tt.plain)
 		}
-	}
-}
-
-// 8.5: a watcher writes nothing but the frame's text and colours to the
-// terminal, whatever the server sends.
-func TestWatchDropsHostileEscapes(t *testing.T) {
-	hostile := []string{
-		"\x1b[31mred\x1b[m\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b]0;pwned\x07",
-		"x\x1bPtmux;\x1b\x1b]52;c;eA==\x07\x1b\\\x1b_apc\x1b\\\x1b^pm\x1b\\\x1bXsos\x1b\\",
-		"\x1b[?1000h\x1b[6n\u009b6n\x9b6n\u202eend",
-	}
-	frames := make(chan control.ScreenFrame, 1)
-	frames <- control.ScreenFrame{Seq: 1, Cols: 30, Rows: 3, Lines: hostile}
-	next := func(ctx context.Context, after uint64) (control.ScreenFrame, error) {
-		select {
-		case f := <-frames:
-			return f, nil
-		case <-ctx.Done():
-			return control.ScreenFrame{}, ctx.Err()
-		}
-	}
-	inR, inW := io.Pipe()
-	defer inW.Close()
-	var out syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- Watch(context.Background(), "pair", next, WithIO(inR, &out), WithSize(40, 6), WithEnv([]string{"TERM=xterm-256color"}))
-	}()
-	waitFor(t, "the frame", func() bool { return strings.Contains(ansi.Strip(out.String()), "end") })
-	if _, err := inW.Write([]byte("q")); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Watch did not return after q")
-	}
-	got := out.String()
-	for _, bad := range []string{"]52;", "pwned", "tmux;", "apc", "\x1b^", "sos", "\x1b[?1000h", "\x1b[6n", "\u009b", "\x9b", "\u202e"} {
-		if strings.Contains(got, bad) {
-			t.Errorf("the watcher wrote %q to the terminal", bad)
-		}
-	}
-	if !strings.Contains(got, "\x1b[31mred") {
-		t.Error("the frame's colours were lost")
 	}
 }

@@ -39,7 +39,7 @@ const (
 	MethodAgentExplain = "agent.explain"
 	MethodAgentSignal  = "agent.signal"
 	MethodStatusSet    = "status.set"
-	// MethodSessionScreen is what agentgrid watch polls: the session's
+	// MethodSessionScreen serves a socket client the session's
 	// screen, one frame per reply, long-polled with ScreenParams.After.
 	MethodSessionScreen = "session.screen"
 )

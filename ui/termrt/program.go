@@ -3,8 +3,8 @@
 // reverse order on every way out, a panic included), decodes input into
 // Bubble Tea's messages, runs the program's Update on one goroutine, and
 // writes each new view with a cell-diffing writer, at once, at most one
-// write in flight. The session UI and the read-only watcher are its two
-// programs.
+// write in flight. The session UI (ui.Model, one per attached client) is
+// its program.
 //
 // # Contract
 //
