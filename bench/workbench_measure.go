@@ -400,7 +400,7 @@ func (e *wbEnv) floodAgentgrid() (wbFlood, error) {
 		}
 		ids = append(ids, a.ID)
 	}
-	return e.drainFlood("agentgrid", s.term, []int{s.pid()}, t0, ids, func(id string) (string, error) {
+	return e.drainFlood("agentgrid", s.term, []int{s.pid(), s.term.cmd.Process.Pid}, t0, ids, func(id string) (string, error) {
 		c, cancel := wbCall()
 		defer cancel()
 		return s.client.Capture(c, id, false, 0)
