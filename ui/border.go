@@ -13,8 +13,8 @@ import (
 //	┌─ 1 build-api ● running 12s · tests 42/50 ──────── 12/340 ─┐
 //
 // When the label does not fit, parts are dropped in reverse order of
-// importance: status entries first, then the title is shortened with "…",
-// then the state badge goes; the pane number and the scrollback position
+// importance: status entries first, then a worktree's branch, then the
+// title is shortened with "…", then the state badge goes; the pane number and the scrollback position
 // stay as long as they fit at all.
 func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.Style) []vterm.Cell {
 	if w < 2 {
@@ -87,6 +87,15 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 	}
 	if badge.text != "" {
 		left = append(left, badge)
+	}
+	// The worktree's branch gives way to the title and the badge: a pane
+	// without its name says less than one without its branch.
+	if right.text == "" && l.branch != "" {
+		b := piece{" " + sanitizeLabel(l.branch) + " ", c.looks.muted}
+		if bw := ansi.StringWidth(b.text); used+bw+1 <= avail {
+			right = b
+			used += bw + 1
+		}
 	}
 	for _, e := range l.entries {
 		e = sanitizeLabel(e)

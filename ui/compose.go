@@ -39,6 +39,10 @@ type paneLabel struct {
 	badgeSt termrt.Style // the badge's look, by state
 	entries []string
 	right   string // right-aligned extra, e.g. the scrollback position
+	// branch is the agent's worktree branch ("⎇ agentgrid/NAME"), shown
+	// right-aligned when there is no right part and room is left after
+	// the title and the badge.
+	branch string
 }
 
 // matchMark is a search match to highlight in a pane's content.
@@ -338,7 +342,7 @@ func (c *composer) borders(i, w int, p *paneFrame, st termrt.Style) *borderCache
 	l, k := &p.label, &bc.label
 	if !bc.valid || bc.w != w || bc.st != st || bc.focused != p.focused || bc.waiting != p.waiting ||
 		l.number != k.number || l.title != k.title || l.badge != k.badge || l.badgeSt != k.badgeSt ||
-		l.right != k.right || !slices.Equal(l.entries, k.entries) {
+		l.right != k.right || l.branch != k.branch || !slices.Equal(l.entries, k.entries) {
 		bc.top = c.borderTop(bc.top[:0], w, p, st)
 		if !bc.valid || bc.w != w || bc.st != st {
 			bc.bottom = append(bc.bottom[:0], st.Cell("└", 1))

@@ -216,7 +216,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 		pf.label.entries = agentEntries(entries, a.ID, prev)
 		if a.Worktree != "" {
 			// The agent works on a branch of its own: the border says which.
-			pf.label.right = "⎇ " + a.Branch
+			pf.label.branch = "⎇ " + a.Branch
 		}
 		if m.snap.Zoomed {
 			pf.label.right = "zoomed"
