@@ -64,6 +64,12 @@ func Create(dir, name string) (Worktree, error) {
 	}
 	top, err := git(dir, "rev-parse", "--show-toplevel")
 	if err != nil {
+		// git's own "fatal: not a git repository (or any of the parent
+		// directories): .git" says the same again; keep other reasons
+		// (git missing, a broken repository).
+		if strings.Contains(err.Error(), "not a git repository") {
+			return Worktree{}, fmt.Errorf("a worktree needs a git repository, and %s is not in one; start the agent from a folder of the repository (or give it one as its cwd)", dir)
+		}
 		return Worktree{}, fmt.Errorf("a worktree needs a git repository, and %s is not in one: %w", dir, err)
 	}
 	// A worktree of a worktree is made from the main checkout.

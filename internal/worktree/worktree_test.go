@@ -101,8 +101,12 @@ func TestCreateOutsideARepository(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	_, err := Create(t.TempDir(), "x")
-	if err == nil || !strings.Contains(err.Error(), "needs a git repository") {
-		t.Errorf("Create outside a repository = %v", err)
+	dir := t.TempDir()
+	_, err := Create(dir, "x")
+	// One sentence: what failed and what to do, without git's own
+	// "fatal: not a git repository" repeating it.
+	want := "a worktree needs a git repository, and " + dir + " is not in one; start the agent from a folder of the repository (or give it one as its cwd)"
+	if err == nil || err.Error() != want {
+		t.Errorf("Create outside a repository = %v\nwant %s", err, want)
 	}
 }
