@@ -34,16 +34,10 @@ func TestWaitUntilTurnReturnsOnStopWithOutput(t *testing.T) {
 		t.Fatalf("wait --until turn after only a session start: %q, %v; want a timeout (124)", out, err)
 	}
 
-	// The prompt arrives (resent until the agent runs: a hook may miss its
-	// budget on a loaded machine), then wait starts, then the Stop.
+	// The prompt arrives (once: the harness's hook budget is not missed),
+	// then wait starts, then the Stop.
 	hook("user_prompt_submit.json")
-	h.waitFor(15*time.Second, func() bool {
-		if a, ok := h.agent(id); ok && a.State == "running" {
-			return true
-		}
-		hook("user_prompt_submit.json")
-		return false
-	}, "the agent running after its prompt")
+	h.waitAgent(id, 15*time.Second, func(a agent) bool { return a.State == "running" }, "the agent running after its prompt")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, "wait", id, "--until", "turn", "--json")
