@@ -24,7 +24,9 @@ var Events = []string{
 var Grants = []string{"read", "wait", "send", "close", "signal", "all"}
 
 // MCPTools are the agentgrid MCP tools, the names [kinds.NAME] mcp_tools
-// may list.
+// may list. The tools' home is internal/control (its Tool constants, which
+// the MCP server and the socket's checks use); config cannot import it, so
+// orchestrator.TestMCPToolNamesAgree keeps this copy equal to it.
 var MCPTools = []string{
 	"spawn_agent", "list_agents", "read_agent_output", "send_to_agent", "wait_agent",
 	"close_agent", "set_status", "agent_events", "list_kinds", "loop_agent",

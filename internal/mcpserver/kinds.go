@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentgrid/agentgrid/internal/control"
 )
 
 type kindsInput struct{}
@@ -13,7 +15,7 @@ type kindsInput struct{}
 // its config and its live usage at each call.
 func addKindTools(s *mcp.Server, t mcpTools) {
 	mcp.AddTool(s, &mcp.Tool{
-		Name: "list_kinds",
+		Name: control.ToolKinds,
 		Description: "List what spawn_agent can start: every kind (an agent CLI preset) and category (a kind of work that picks a kind, a model and fallbacks) " +
 			"of this session, with its description, how many of its agents run and wait, and the concurrency limits that hold them " +
 			"(used/max, most specific first), so you can choose one with room. Spawning beyond a full limit queues the agent.",

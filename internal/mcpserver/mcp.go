@@ -99,7 +99,7 @@ type (
 const agentIDSchema = `{"type": "string", "minLength": 1, "maxLength": 64, "description": "agent id as shown by list_agents, e.g. \"a3\""}`
 
 var toolSchemas = map[string]string{
-	"spawn_agent": `{
+	control.ToolSpawn: `{
   "type": "object", "additionalProperties": false,
   "properties": {
     "title":  {"type": "string", "maxLength": 200, "description": "short title shown in the pane border"},
@@ -112,8 +112,8 @@ var toolSchemas = map[string]string{
     "worktree": {"type": "string", "minLength": 1, "maxLength": 64, "description": "run the agent in a new git worktree of the repository of cwd, on its own branch agentgrid/NAME: a NAME (letters, digits, . _ -), or \"auto\" for one made from the title"}
   }
 }`,
-	"list_agents": `{"type": "object", "additionalProperties": false, "properties": {}}`,
-	"read_agent_output": `{
+	control.ToolList: `{"type": "object", "additionalProperties": false, "properties": {}}`,
+	control.ToolRead: `{
   "type": "object", "additionalProperties": false, "required": ["id"],
   "properties": {
     "id": ` + agentIDSchema + `,
@@ -121,7 +121,7 @@ var toolSchemas = map[string]string{
     "escapes": {"type": "boolean", "description": "keep colours as ANSI escape sequences"}
   }
 }`,
-	"send_to_agent": `{
+	control.ToolSend: `{
   "type": "object", "additionalProperties": false, "required": ["id", "text"],
   "properties": {
     "id": ` + agentIDSchema + `,
@@ -129,7 +129,7 @@ var toolSchemas = map[string]string{
     "enter": {"type": "boolean", "description": "press Enter after the text (default true)"}
   }
 }`,
-	"wait_agent": `{
+	control.ToolWait: `{
   "type": "object", "additionalProperties": false, "required": ["ids"],
   "properties": {
     "ids": {"type": "array", "items": ` + agentIDSchema + `, "minItems": 1, "maxItems": 100},
@@ -138,21 +138,21 @@ var toolSchemas = map[string]string{
     "any": {"type": "boolean", "description": "return when one of the agents got there, not all"}
   }
 }`,
-	"agent_events": `{
+	control.ToolEvents: `{
   "type": "object", "additionalProperties": false,
   "properties": {
     "cursor": {"type": "integer", "minimum": 0, "description": "the cursor of the previous call; 0 (default) for every notice kept"},
     "timeout_seconds": {"type": "number", "minimum": 0, "maximum": 50, "description": "wait this long for a notice when there is none yet (default 0: answer at once)"}
   }
 }`,
-	"close_agent": `{
+	control.ToolClose: `{
   "type": "object", "additionalProperties": false, "required": ["id"],
   "properties": {
     "id": ` + agentIDSchema + `,
     "remove_worktree": {"type": "boolean", "description": "then remove the git worktree the agent ran in (kept when it has uncommitted changes; its branch stays)"}
   }
 }`,
-	"set_status": `{
+	control.ToolStatus: `{
   "type": "object", "additionalProperties": false, "required": ["key", "text"],
   "properties": {
     "key": {"type": "string", "minLength": 1, "maxLength": 64, "description": "entry name; setting it again replaces the entry"},
@@ -181,51 +181,51 @@ func New(client *control.Client) *mcp.Server {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}
 
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "spawn_agent",
+		Name:        control.ToolSpawn,
 		Description: "Start a background agent in the session's grid: a command (argv), or a kind or a category (see list_kinds) with a prompt. Returns the new agent (its id, state, pane). It may be queued when the grid is full or a limit is reached.",
-		InputSchema: schema("spawn_agent"),
+		InputSchema: schema(control.ToolSpawn),
 		Annotations: &mcp.ToolAnnotations{Title: "Spawn agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)},
 	}, guard(t.spawn))
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "list_agents",
+		Name:        control.ToolList,
 		Description: "List every agent of the session with its id, title, state (pending, running, waiting, idle, done, failed, killed), why it is in that state, exit code and queue position.",
-		InputSchema: schema("list_agents"),
+		InputSchema: schema(control.ToolList),
 		Annotations: withTitle(readOnly, "List agents"),
 	}, guard(t.list))
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "read_agent_output",
+		Name:        control.ToolRead,
 		Description: "Read an agent's terminal screen as text, optionally with scrollback history above it. Works after the agent has finished.",
-		InputSchema: schema("read_agent_output"),
+		InputSchema: schema(control.ToolRead),
 		Annotations: withTitle(readOnly, "Read agent output"),
 	}, guard(t.readOutput))
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "send_to_agent",
+		Name:        control.ToolSend,
 		Description: "Type text into an agent's terminal, by default followed by Enter: answer a question, approve a prompt, give the next instruction.",
-		InputSchema: schema("send_to_agent"),
+		InputSchema: schema(control.ToolSend),
 		Annotations: &mcp.ToolAnnotations{Title: "Send to agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 	}, guard(t.send))
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "wait_agent",
+		Name:        control.ToolWait,
 		Description: "Wait until the given agents have finished (or, with until, finished a turn, gone idle or wait for input; with any, one of them), for at most 50 seconds, then return their states; finished is false if they are not there yet, so call it again.",
-		InputSchema: schema("wait_agent"),
+		InputSchema: schema(control.ToolWait),
 		Annotations: withTitle(readOnly, "Wait for agents"),
 	}, guard(t.wait))
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "agent_events",
+		Name:        control.ToolEvents,
 		Description: "Notices about the agents you started, oldest first: a finished turn (with its first line), an exit (with its code), a wait for input (with the reason). Pass the returned cursor to the next call to get only newer ones; with timeout_seconds it waits for the next notice.",
-		InputSchema: schema("agent_events"),
+		InputSchema: schema(control.ToolEvents),
 		Annotations: withTitle(readOnly, "Agent events"),
 	}, guard(t.events))
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "close_agent",
+		Name:        control.ToolClose,
 		Description: "Stop an agent's process (SIGHUP, then SIGTERM, then SIGKILL) and close its pane. Its output log stays on disk.",
-		InputSchema: schema("close_agent"),
+		InputSchema: schema(control.ToolClose),
 		Annotations: &mcp.ToolAnnotations{Title: "Close agent", DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
 	}, guard(t.close))
 	mcp.AddTool(s, &mcp.Tool{
-		Name:        "set_status",
+		Name:        control.ToolStatus,
 		Description: "Show a short note in the session's status line under a key (empty text clears it), optionally scoped to one agent and expiring after a ttl.",
-		InputSchema: schema("set_status"),
+		InputSchema: schema(control.ToolStatus),
 		Annotations: &mcp.ToolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
 	}, guard(t.setStatus))
 	addLoopTool(s, t)
