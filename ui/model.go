@@ -1,6 +1,9 @@
-// Package ui is agentgrid's terminal front end: one Bubble Tea model that
-// routes input to the engine and the panes, and composes each frame from the
-// panes' cached rows, their borders, the status line and the overlays.
+// Package ui is agentgrid's terminal front end: a Bubble Tea model per
+// attached client that routes the client's input to the engine and the
+// panes and composes each frame from the panes' cached rows, their borders,
+// the status line and the overlays; the Hub that runs one such model for
+// each client of the session server; and the attaching terminal's side
+// (AttachTerminal).
 //
 // Panes are not Bubble Tea models. Their reader goroutines feed the
 // terminals and poke the engine; a frame pump turns those pokes into at most

@@ -1,7 +1,7 @@
-// Package cli is agentgrid's command line: the cobra commands (the session,
-// the client commands, config, trust, hook, mcp, demo, watch and the hidden
-// watchdog) and the wiring of config, engine and UI for a session. main only
-// calls Execute.
+// Package cli is agentgrid's command line: the cobra commands (the session
+// and its hidden server, attach, watch, ls, the client commands, config,
+// trust, hook, mcp, tmux, demo and the hidden watchdog) and the wiring of
+// config, engine and UI hub in the session server. main only calls Execute.
 package cli
 
 import (
