@@ -42,7 +42,7 @@ func addClientCommands(root *cobra.Command) {
 // its subcommands.
 func usageErrors(c *cobra.Command) *cobra.Command {
 	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		hint := fmt.Sprintf("see agentgrid %s --help", cmd.Name())
+		hint := fmt.Sprintf("see %s --help", cmd.CommandPath()) // agentgrid config check, not agentgrid check
 		if cmd.Name() == "spawn" {
 			hint = "put the command after -- (agentgrid spawn [flags] -- CMD ARGS...)"
 		}

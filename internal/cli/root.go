@@ -119,6 +119,11 @@ until then the session says in its status line that it ignored the file.`,
 	f.StringVar(&o.Record, "record", "", "record the screen to FILE, an asciicast v2 file (asciinema play FILE); prefix R stops and starts")
 	f.StringVar(&o.Session, "session", "", "session name: letters, digits, ., _ and - (default: agentgrid-<pid>)")
 
+	// A mistyped flag is a usage error (exit 2) that says where to look, for
+	// the session's flags and every command without a rule of its own.
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return exitError{exitUsage, fmt.Sprintf("%v; see %s --help", err, cmd.CommandPath())}
+	})
 	addClientCommands(root)
 	addConfigCommands(root)
 	addTrustCommands(root)

@@ -72,3 +72,21 @@ func TestConfigProblemsCountedInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownFlagIsAUsageError: a mistyped flag of the session or of any
+// command exits 2 and names the whole command whose help to read (not
+// "agentgrid check" for agentgrid config check).
+func TestUnknownFlagIsAUsageError(t *testing.T) {
+	for args, want := range map[string]string{
+		"--theme nord":         "unknown flag: --theme; see agentgrid --help",
+		"config check --bogus": "unknown flag: --bogus; see agentgrid config check --help",
+		"trust --bogus":        "unknown flag: --bogus; see agentgrid trust --help",
+		"loop stop a1 --bogus": "unknown flag: --bogus; see agentgrid loop stop --help",
+	} {
+		err := startSessionCmd(t, strings.Fields(args)...)
+		var ee exitError
+		if !errors.As(err, &ee) || ee.code != exitUsage || ee.msg != want {
+			t.Errorf("agentgrid %s: %#v; want exit 2 with %q", args, err, want)
+		}
+	}
+}
