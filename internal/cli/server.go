@@ -160,6 +160,9 @@ func attachTerminal(cmd *cobra.Command, path, name string, readOnly bool) error 
 		return exitError{1, fmt.Sprintf("lost the connection to session %s (its server ended without a word; see the log file)", name)}
 	case err != nil:
 		return exitError{1, err.Error()}
+	case reason == ui.ExitDetached && readOnly:
+		// The watcher comes back the way it came, read-only.
+		fmt.Fprintf(stderr, "[stopped watching session %s; agentgrid watch %s to look again]\n", name, name)
 	case reason == ui.ExitDetached:
 		fmt.Fprintf(stderr, "[detached from session %s; agentgrid attach %s to come back]\n", name, name)
 	case reason == ui.ExitQuit:
