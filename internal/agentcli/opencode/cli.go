@@ -53,7 +53,7 @@ func (CLI) PayloadInArgs() bool { return false }
 func (CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
 	if w.Teams {
 		var err error
-		if env, err = wireSlimPanes(w.StateDir, w.AgentID, env); err != nil {
+		if env, err = wireSlimPanes(w.StateDir, env); err != nil {
 			return nil, nil, err
 		}
 	}

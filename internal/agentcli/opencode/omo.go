@@ -17,11 +17,11 @@ const slimConfig = "oh-my-opencode-slim"
 // only: the plugin reads its user settings from the first of
 // $OPENCODE_CONFIG_DIR and ~/.config/opencode that holds them, so agentgrid
 // writes a copy of the user's settings (never touching the file) with
-// "multiplexer": {"type": "tmux"} into a folder of the agent's own and
+// "multiplexer": {"type": "tmux"} into a folder of the session's own and
 // points OPENCODE_CONFIG_DIR at it. OpenCode reads that folder as one more
 // config folder, which holds nothing else. A project's
 // .opencode/oh-my-opencode-slim.json still applies over it, as it would.
-func wireSlimPanes(stateDir, agentID string, env []string) ([]string, error) {
+func wireSlimPanes(stateDir string, env []string) ([]string, error) {
 	if d := lookupEnv(env, "OPENCODE_CONFIG_DIR"); d != "" {
 		return nil, fmt.Errorf("omo: OPENCODE_CONFIG_DIR is already set (%s), and agentgrid would have to replace it to give oh-my-opencode-slim its tmux setting; set \"multiplexer\": {\"type\": \"auto\"} in %s instead and turn omo off",
 			d, filepath.Join(d, slimConfig+".json"))
@@ -47,15 +47,28 @@ func wireSlimPanes(stateDir, agentID string, env []string) ([]string, error) {
 	if stateDir == "" {
 		return nil, errors.New("no state directory to write the generated agent settings to")
 	}
-	if agentID == "" {
-		agentID = "agent"
-	}
-	dir := filepath.Join(stateDir, agentID+"-opencode-config")
+	// One folder for the session: OpenCode installs its plugin package
+	// into every config folder (and the plugin its skills), once.
+	dir := filepath.Join(stateDir, "opencode-config")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, slimConfig+".json"), append(b, '\n'), 0o600); err != nil {
+	// Written whole and renamed into place: an OpenCode starting meanwhile
+	// reads the old settings or the new, never half.
+	f, err := os.CreateTemp(dir, ".settings-*")
+	if err != nil {
 		return nil, fmt.Errorf("write the oh-my-opencode-slim settings: %w", err)
+	}
+	_, werr := f.Write(append(b, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), filepath.Join(dir, slimConfig+".json"))
+	}
+	if werr != nil {
+		_ = os.Remove(f.Name())
+		return nil, fmt.Errorf("write the oh-my-opencode-slim settings: %w", werr)
 	}
 	return append(env, "OPENCODE_CONFIG_DIR="+dir), nil
 }
