@@ -102,40 +102,36 @@ func (e *wbEnv) attachFirst(runs int) wbRow {
 	if s, err := e.startAgentgrid("main-vertical", attachCols, attachRows); err != nil {
 		row.Note += "; agentgrid: " + err.Error()
 	} else {
-		var ds []float64
-		for range runs {
-			t, d, err := e.attachOnce(e.agentgridAttach(s), true)
-			if err != nil {
-				row.Note += "; agentgrid: " + err.Error()
-				break
-			}
-			ds = append(ds, wbMS(d))
-			t.close()
-		}
-		if len(ds) > 0 {
-			row.Agentgrid = median(ds)
-		}
+		row.Agentgrid = e.attachMedian(runs, e.agentgridAttach(s), true, "agentgrid", &row.Note)
 		s.close()
 	}
 	if s, err := e.startTmux(attachCols, attachRows); err != nil {
 		row.Note += "; tmux: " + err.Error()
 	} else {
-		var ds []float64
-		for range runs {
-			t, d, err := e.attachOnce(tmuxAttach(s), false)
-			if err != nil {
-				row.Note += "; tmux: " + err.Error()
-				break
-			}
-			ds = append(ds, wbMS(d))
-			t.close()
-		}
-		if len(ds) > 0 {
-			row.Tmux = median(ds)
-		}
+		row.Tmux = e.attachMedian(runs, tmuxAttach(s), false, "tmux", &row.Note)
 		s.close()
 	}
 	return row
+}
+
+// attachMedian attaches argv runs times and returns the median time to the
+// first frame in ms (NaN when none succeeded); a failure ends the runs and
+// is added to note under side's name.
+func (e *wbEnv) attachMedian(runs int, argv []string, border bool, side string, note *string) float64 {
+	var ds []float64
+	for range runs {
+		t, d, err := e.attachOnce(argv, border)
+		if err != nil {
+			*note += "; " + side + ": " + err.Error()
+			break
+		}
+		ds = append(ds, wbMS(d))
+		t.close()
+	}
+	if len(ds) == 0 {
+		return math.NaN()
+	}
+	return median(ds)
 }
 
 // attachFloodCmd prints numbered lines without end (the pane is closed
