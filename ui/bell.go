@@ -157,7 +157,7 @@ func (m *Model) paneRequests(first bool) string {
 		}
 	}
 	if clip != "" {
-		sb.WriteString("\x1b]52;c;" + clip + "\a")
+		sb.WriteString(osc52Base64(clip))
 	}
 	return sb.String()
 }

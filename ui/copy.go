@@ -146,8 +146,12 @@ func (m *Model) copySelection(id string, leave bool) tea.Cmd {
 
 // osc52 is the sequence that puts text on the terminal's clipboard.
 func osc52(text string) string {
-	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\a"
+	return osc52Base64(base64.StdEncoding.EncodeToString([]byte(text)))
 }
+
+// osc52Base64 is the sequence that puts data, already in base64, on the
+// terminal's clipboard.
+func osc52Base64(data string) string { return "\x1b]52;c;" + data + "\a" }
 
 // selectedText is the text from the selection's start to its end, both
 // cells included: lines joined with newlines, trailing blanks dropped.
