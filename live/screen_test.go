@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -15,7 +16,7 @@ import (
 // ready, and returns the screen once it stops changing.
 func (h *harness) plainScreen(t *testing.T, cols, rows int, ready string, argv ...string) string {
 	t.Helper()
-	server := h.server + "-plain"
+	server := fmt.Sprintf("%s-plain%d", h.server, plainSeq.Add(1))
 	tm := func(args ...string) (string, error) {
 		cmd := exec.Command("tmux", append([]string{"-L", server, "-f", "/dev/null"}, args...)...)
 		cmd.Env = h.tmuxEnv
@@ -31,6 +32,8 @@ func (h *harness) plainScreen(t *testing.T, cols, rows int, ready string, argv .
 	capture := func() string { out, _ := tm("capture-pane", "-p", "-t", "plain"); return out }
 	return settled(t, capture, ready, "the plain tmux screen")
 }
+
+var plainSeq atomic.Int64
 
 // settled waits until capture shows ready and then returns the screen once
 // two captures 500 ms apart agree.
@@ -91,14 +94,24 @@ func compareFirstScreen(t *testing.T, h *harness, ready string, masks []*regexp.
 	fmt.Sscan(out, &width, &height)
 	// The main view alone fills the window inside its border, above the
 	// status line.
-	theirs := h.plainScreen(t, width-2, height-3, ready, argv...)
 	for _, a := range added {
 		mine = strings.Replace(mine, a, strings.Repeat(" ", len([]rune(a))), 1)
 	}
 	for _, m := range masks {
-		mine, theirs = m.ReplaceAllString(mine, "…"), m.ReplaceAllString(theirs, "…")
+		mine = m.ReplaceAllString(mine, "…")
 	}
-	if err := sameScreen(mine, theirs); err != nil {
-		t.Errorf("the first screen of %s differs from plain tmux: %v", argv[0], err)
+	// A CLI's first screen is not always the same in plain tmux either
+	// (seen with Gemini CLI under load: its banner cleared away once in
+	// several runs): a difference counts when three plain runs show it.
+	for range 3 {
+		theirs := h.plainScreen(t, width-2, height-3, ready, argv...)
+		for _, m := range masks {
+			theirs = m.ReplaceAllString(theirs, "…")
+		}
+		if err = sameScreen(mine, theirs); err == nil {
+			return
+		}
+		t.Logf("the first screen of %s differs from a plain tmux run: %v", argv[0], err)
 	}
+	t.Errorf("the first screen of %s differs from plain tmux in three runs: %v", argv[0], err)
 }
