@@ -101,8 +101,16 @@ func install(versionsFile string) (bin string, skip string, err error) {
 	return bin, "", nil
 }
 
+// firstLines is npm's complaint on one line: its lines joined, the
+// "npm error" prefixes dropped, cut at 300 bytes.
 func firstLines(b []byte) string {
-	s := strings.TrimSpace(string(b))
+	var parts []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "npm error")); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	s := strings.Join(parts, "; ")
 	if len(s) > 300 {
 		s = s[:300] + "…"
 	}
