@@ -103,10 +103,15 @@ func TestGeminiMainView(t *testing.T) {
 // agentgrid's main view with the same program in plain tmux.
 func TestGeminiFirstScreenMatchesTmux(t *testing.T) {
 	h := geminiHarness(t)
-	// Gemini shortens paths under its home to ~, and its home is the one
-	// agentgrid builds for the agent: the working folder shows in full, and
-	// the footer spaces its columns by that path's length.
-	masks := []*regexp.Regexp{regexp.MustCompile(`(?m)^ workspace \(/directory\).*\n.*$`)}
+	// The plain run gets the home agentgrid built for the main view, so
+	// that both Gemini CLIs read the same settings: the MCP server (whose
+	// connection makes Gemini redraw without its banner, now and then) and
+	// the home that paths are shortened by.
+	h.plainEnv = []string{
+		"GEMINI_CLI_HOME=" + filepath.Join(h.home, ".state", "agentgrid", h.session, "main-gemini-home"),
+		"GEMINI_CLI_TRUSTED_FOLDERS_PATH=" + filepath.Join(h.home, ".gemini", "trustedFolders.json"),
+	}
+	var masks []*regexp.Regexp
 	compareFirstScreen(t, h, geminiReady, masks, nil, "gemini")
 }
 

@@ -86,6 +86,9 @@ type harness struct {
 	model   *modelserver.Server
 	tmuxEnv []string
 	window  string
+	// plainEnv is added to the environment of the plain tmux run of a
+	// first-screen comparison.
+	plainEnv []string
 
 	mu   sync.Mutex
 	last string

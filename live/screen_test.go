@@ -24,7 +24,7 @@ func (h *harness) plainScreen(t *testing.T, cols, rows int, ready string, argv .
 		return string(out), err
 	}
 	args := []string{"new-session", "-d", "-s", "plain", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-c", h.proj, "env", "-i"}
-	args = append(append(args, h.env...), argv...)
+	args = append(append(append(args, h.env...), h.plainEnv...), argv...)
 	if out, err := tm(args...); err != nil {
 		t.Fatalf("plain tmux: %v: %s", err, out)
 	}
