@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/ui/termrt"
@@ -87,14 +90,21 @@ func (p *promptOverlay) Update(msg tea.Msg) (overlayResult, tea.Cmd) {
 	return overlayResult{}, nil
 }
 
-// View implements overlay.
+// View implements overlay. A refusal wraps under the input over as many
+// rows as the screen has below it, so the whole reason (the list of themes
+// or commands) shows, not its first box width.
 func (p *promptOverlay) View() ([][]vterm.Cell, int, int) {
-	var msg line
-	if p.err != "" {
-		msg = line{{text: sanitizeLabel(p.err), st: p.st.errLook}}
-	}
 	input, _ := p.input.view(termrt.Style{}, p.st.muted)
-	rows := drawBox(p.title, []line{input, msg}, p.HelpKeys(), p.boxW, p.st.box)
+	lines := []line{input, nil}
+	if p.err != "" {
+		wrapped := strings.Split(ansi.Wrap(sanitizeLabel(p.err), max(p.boxW-3, 1), ""), "\n")
+		wrapped = wrapped[:min(len(wrapped), max(p.h-p.y-3, 1))]
+		lines = lines[:1]
+		for _, w := range wrapped {
+			lines = append(lines, line{{text: w, st: p.st.errLook}})
+		}
+	}
+	rows := drawBox(p.title, lines, p.HelpKeys(), p.boxW, p.st.box)
 	return rows, p.x, p.y
 }
 
