@@ -67,3 +67,14 @@ func TestMCPHelpListsEveryTool(t *testing.T) {
 		}
 	}
 }
+
+// TestRootHelpShowsDetachAndAttach: the first help a user reads shows how
+// to come back to a session that runs on after ctrl+b d.
+func TestRootHelpShowsDetachAndAttach(t *testing.T) {
+	out := rootHelp(t, "--help")
+	for _, want := range []string{"ctrl+b d detaches", "agentgrid ls", "agentgrid attach work"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("agentgrid --help lacks %q", want)
+		}
+	}
+}

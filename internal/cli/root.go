@@ -95,6 +95,11 @@ until then the session says in its status line that it ignored the file.`,
   # an agent CLI as the orchestrator, with hooks and the MCP server wired in
   agentgrid -- claude
 
+  # a named session: ctrl+b d detaches, it runs on; come back from any terminal
+  agentgrid --session work -- claude
+  agentgrid ls
+  agentgrid attach work
+
   # apply this project's .agentgrid.toml (after reading it)
   agentgrid trust
 
