@@ -157,7 +157,9 @@ func attachTerminal(cmd *cobra.Command, path, name string, readOnly bool) error 
 	stderr := cmd.ErrOrStderr()
 	switch {
 	case errors.Is(err, ui.ErrConnectionLost):
-		return exitError{1, fmt.Sprintf("lost the connection to session %s (its server ended without a word; see the log file)", name)}
+		// Name the file: the user looks there next.
+		l, _ := config.Read("")
+		return exitError{1, fmt.Sprintf("lost the connection to session %s (its server ended without a word; see the log file %s)", name, logPath(l.Config))}
 	case err != nil:
 		return exitError{1, err.Error()}
 	case reason == ui.ExitDetached && readOnly:
