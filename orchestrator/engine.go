@@ -206,7 +206,7 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 			e.detachRunner = e.runner.Attach(e.bus)
 		}
 		if e.opts.SocketPath != "" {
-			srv, serr := control.StartServer(e.opts.SocketPath, e, control.ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log, Screen: e.opts.Screen, Buffers: e.opts.Buffers, Attach: e.opts.Attach})
+			srv, serr := control.StartServer(e.opts.SocketPath, e, control.ServerOptions{Session: e.opts.Session, Version: e.opts.Version, Logger: e.log, Buffers: e.opts.Buffers, Attach: e.opts.Attach})
 			if serr != nil {
 				err = serr
 				return

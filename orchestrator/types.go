@@ -31,9 +31,6 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported by the socket's session.info.
 	Version string
-	// Screen is what the socket's session.screen serves to watchers: the
-	// UI's frames. Nil answers it with an error.
-	Screen control.ScreenSource
 	// Buffers are the session's paste buffers, served on the socket.
 	Buffers *control.Buffers
 	// Attach serves the socket's session.attach: the session's terminals.

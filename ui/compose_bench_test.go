@@ -159,14 +159,14 @@ func TestBench16FrameIsWellFormed(t *testing.T) {
 }
 
 // BenchmarkEchoFrame16 is the whole frame path of one echoed key in a
-// 240x70 session of 16 panes: the pane copies, composition, the copies the
-// screen and the mirror take, and the writer's diff.
+// 240x70 session of 16 panes: the pane copies, composition, the copy the
+// screen takes, and the writer's diff.
 func BenchmarkEchoFrame16(b *testing.B) {
 	bf := newBench16(b)
 	c := composer{looks: benchLooks}
 	bf.copyViews()
 	d := termrt.NewDiff(colorprofile.TrueColor, "xterm-256color", false)
-	var scr, mirror termrt.Canvas
+	var scr termrt.Canvas
 	out := d.Append(nil, c.compose(&bf.in), true)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -176,10 +176,9 @@ func BenchmarkEchoFrame16(b *testing.B) {
 		b.StartTimer()
 		bf.copyViews()
 		cv := c.compose(&bf.in)
-		// What the runtime does: the screen and the mirror copy the rows
-		// written, the writer diffs those.
+		// What the runtime does: the screen copies the rows written, the
+		// writer diffs those.
 		scr.CopyDirty(cv)
-		mirror.CopyDirty(cv)
 		cv.ClearDirty()
 		out = d.Append(out[:0], &scr, false)
 		scr.ClearDirty()
@@ -190,14 +189,14 @@ func BenchmarkEchoFrame16(b *testing.B) {
 }
 
 // BenchmarkFullRedraw16 is prefix r in a 240x70 session of 16 panes: the
-// frame composed from scratch, copied by the screen and the mirror, and
+// frame composed from scratch, copied by the screen, and
 // every cell sent again after a clear.
 func BenchmarkFullRedraw16(b *testing.B) {
 	bf := newBench16(b)
 	c := composer{looks: benchLooks}
 	bf.copyViews()
 	d := termrt.NewDiff(colorprofile.TrueColor, "xterm-256color", false)
-	var scr, mirror termrt.Canvas
+	var scr termrt.Canvas
 	out := d.Append(nil, c.compose(&bf.in), true)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -206,7 +205,6 @@ func BenchmarkFullRedraw16(b *testing.B) {
 		bf.copyViews()
 		cv := c.compose(&bf.in)
 		scr.CopyDirty(cv)
-		mirror.CopyDirty(cv)
 		cv.ClearDirty()
 		out = d.Append(out[:0], &scr, true)
 		scr.ClearDirty()

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/hooks"
@@ -248,36 +247,4 @@ func hasStyled(cv *termrt.Canvas, text string, st termrt.Style) bool {
 		}
 	}
 	return false
-}
-
-// cvOf is a canvas of styled rows (agentgrid's own SGR), as wide as the
-// widest.
-func cvOf(rows ...string) *termrt.Canvas {
-	w := 0
-	for _, r := range rows {
-		w = max(w, ansi.StringWidth(r))
-	}
-	cv := &termrt.Canvas{}
-	cv.Resize(w, len(rows))
-	for y, r := range rows {
-		cv.Put(y, 0, w, decodeStyled(r, w))
-	}
-	return cv
-}
-
-// decodeStyled turns a line of styled text (at most w cells) into w cells,
-// blank-padded, with agentgrid's terminal emulator: the watcher's tests
-// compare what comes over the socket as text with cells.
-func decodeStyled(s string, w int) []vterm.Cell {
-	if w <= 0 {
-		return nil
-	}
-	t := vterm.New(w, 1, vterm.WithScrollback(0))
-	_, _ = t.Write([]byte(fitLine(s, w)))
-	var f vterm.Frame
-	t.Frame(&f, 0)
-	if len(f.Cells) == 0 {
-		return nil
-	}
-	return f.Cells[0]
 }

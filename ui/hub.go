@@ -68,7 +68,7 @@ type client struct {
 }
 
 // NewHub returns a hub for a session with this config and theme; opts
-// apply to every client's program (WithMirror, WithOuterColors). Bind
+// apply to every client's program (WithOuterColors, WithBuffers). Bind
 // gives it the engine before the first client attaches.
 func NewHub(cfg config.Config, styles themes.Styles, opts ...Option) *Hub {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -197,7 +197,6 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 					go p.Send(tea.WindowSizeMsg{Width: int(v >> 32), Height: int(uint32(v))})
 				}
 			}
-			o.mirrorWhen = func() bool { return h.isActive(c) }
 		})
 	err := run(ctx, ce, m, h.cfg, opts...)
 	_ = pr.CloseWithError(io.EOF)

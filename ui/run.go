@@ -24,15 +24,13 @@ type Option func(*runOptions)
 
 type runOptions struct {
 	rt        termrt.Options
-	mirror    *Mirror           // receives every frame shown, for watchers
 	buffers   *control.Buffers  // receives every copy, for agentgrid paste
 	record    string            // --record: the asciicast file
 	unhandled func(msg tea.Msg) // tests: a message the runtime does not carry out
 
 	outerColors func(fg, bg color.Color) // see WithOuterColors
 
-	started    func(p *termrt.Program) // an attached client's hub learns its program
-	mirrorWhen func() bool             // the mirror takes frames only while it reports true
+	started func(p *termrt.Program) // an attached client's hub learns its program
 }
 
 // WithIO replaces stdin and stdout (tests, attached clients).
@@ -114,14 +112,6 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 	}
 	// The first view says which terminal modes the session wants.
 	opts.rt.Modes = m.View()
-	if mirror := opts.mirror; mirror != nil {
-		when := opts.mirrorWhen
-		opts.rt.OnFrame = func(f termrt.Frame) {
-			if when == nil || when() {
-				mirror.publish(f.Canvas, f.Cursor)
-			}
-		}
-	}
 	opts.rt.Start = func(p *termrt.Program) {
 		if opts.started != nil {
 			opts.started(p)

@@ -295,9 +295,6 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 		argv = []string{config.DefaultShell()}
 	}
 
-	// The active client's frames also go to the mirror, which serves
-	// session.screen through the socket.
-	mirror := ui.NewMirror()
 	// What the user copies is kept for agentgrid paste.
 	buffers := control.NewBuffers()
 	// The watchdog ends every agent if this process dies without shutting
@@ -319,7 +316,7 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 		}
 		termColors.Set(fg, bg)
 	}
-	hub := ui.NewHub(cfg, palette.Styles(), ui.WithMirror(mirror), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers), ui.WithRecord(o.Record))
+	hub := ui.NewHub(cfg, palette.Styles(), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers), ui.WithRecord(o.Record))
 	eng, err := orchestrator.New(cfg, orchestrator.Options{
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},
@@ -328,7 +325,6 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 		Env:        os.Environ(),
 		Logger:     logger,
 		Version:    cmd.Root().Version,
-		Screen:     mirror,
 		Buffers:    buffers,
 		Attach:     hub,
 		Watchdog:   watcher,

@@ -5,7 +5,7 @@
 // MCP server, the demo and the benchmarks.
 //
 // The request and result types are the protocol: AgentInfo, SpawnRequest,
-// Explanation, ScreenFrame and the *Params types are what goes over the
+// Explanation and the *Params types are what goes over the
 // wire, and the engine (package orchestrator) speaks them too. The engine
 // implements Backend and starts the Server; who may do what is its decision
 // (see Authorizer), from the identity the server passes it: the request's

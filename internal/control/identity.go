@@ -31,7 +31,7 @@ const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
 // the methods beside it need when the target is not the caller itself or an
 // agent it started.
 const (
-	GrantRead   = "read"   // agent.get, agent.capture, agent.explain, agent.list, session.screen
+	GrantRead   = "read"   // agent.get, agent.capture, agent.explain, agent.list
 	GrantWait   = "wait"   // agent.wait
 	GrantSend   = "send"   // agent.send
 	GrantClose  = "close"  // agent.close

@@ -39,9 +39,6 @@ const (
 	MethodAgentExplain = "agent.explain"
 	MethodAgentSignal  = "agent.signal"
 	MethodStatusSet    = "status.set"
-	// MethodSessionScreen serves a socket client the session's
-	// screen, one frame per reply, long-polled with ScreenParams.After.
-	MethodSessionScreen = "session.screen"
 )
 
 // MaxMessageSize is the largest request line the server reads; a longer one

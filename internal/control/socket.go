@@ -43,9 +43,6 @@ type ServerOptions struct {
 	Version string
 	// Logger receives connection and request problems; nil discards them.
 	Logger *slog.Logger
-	// Screen serves session.screen (a socket client reading the screen);
-	// nil when the session draws nothing.
-	Screen ScreenSource
 	// Buffers serves session.paste (agentgrid paste); nil when the
 	// session keeps none.
 	Buffers *Buffers

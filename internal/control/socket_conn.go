@@ -10,7 +10,7 @@ import (
 // idleTimeout is how long a connection with no request in progress may take
 // to send a complete request line before the server closes it, so that idle
 // or half-written connections cannot pile up. A connection whose request is
-// running (a long-polling agent.wait or session.screen) is never idle. A
+// running (a long-polling agent.wait or agent.events) is never idle. A
 // variable so tests can shorten it.
 var idleTimeout = 5 * time.Second
 
@@ -23,7 +23,7 @@ var reserveConns = 16
 // longPoll reports whether method may hold its connection for long; a
 // reserved connection may not run one.
 func longPoll(method string) bool {
-	return method == MethodAgentWait || method == MethodSessionScreen || method == MethodAgentEvents
+	return method == MethodAgentWait || method == MethodAgentEvents
 }
 
 // errTooManyConns is the refusal a client gets when every connection slot

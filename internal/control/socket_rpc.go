@@ -30,7 +30,6 @@ var handlers = map[string]handler{
 	MethodAgentExplain:  handleExplain,
 	MethodAgentSignal:   handleSignal,
 	MethodStatusSet:     handleStatusSet,
-	MethodSessionScreen: handleScreen,
 }
 
 // handleLine answers one line: a request, a notification or a batch. It
@@ -182,7 +181,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionScreen, MethodSessionKinds, MethodAgentEvents, MethodAgentAck, MethodSessionAttach}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionKinds, MethodAgentEvents, MethodAgentAck, MethodSessionAttach}
 }
 
 func isNull(b json.RawMessage) bool { return string(b) == "null" }

@@ -31,7 +31,6 @@ var methodTools = map[string]string{
 	MethodAgentGet:      ToolList,
 	MethodAgentCapture:  ToolRead,
 	MethodAgentExplain:  ToolRead,
-	MethodSessionScreen: ToolRead,
 	MethodAgentSend:     ToolSend,
 	MethodAgentWait:     ToolWait,
 	MethodAgentClose:    ToolClose,

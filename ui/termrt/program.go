@@ -112,10 +112,6 @@ type Options struct {
 	// the program from outside (through p.Send, from goroutines started
 	// with p.Go).
 	Start func(p *Program)
-	// OnFrame is called with every frame handed to the writer, on the
-	// loop's goroutine, while the canvas still marks the rows written
-	// since the last frame (a mirror for watchers copies them there).
-	OnFrame func(Frame)
 	// Unhandled is called with each message of Bubble Tea's own that a
 	// command returned and the runtime does not carry out.
 	Unhandled func(msg tea.Msg)
@@ -270,9 +266,6 @@ func (p *Program) draw(repaint bool) {
 	}
 	p.last = f
 	p.scr.show(f, repaint)
-	if p.opts.OnFrame != nil {
-		p.opts.OnFrame(f)
-	}
 	if f.Canvas != nil {
 		f.Canvas.ClearDirty()
 	}

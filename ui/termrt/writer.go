@@ -382,10 +382,9 @@ func appendCSI(b []byte, n int, final byte) []byte {
 
 func digits(n int) int { return len(strconv.Itoa(n)) }
 
-// AppendRowText appends row r as text with SGR styling and no cursor
-// moves, ending with a reset: the string form of a canvas row, for
-// watchers and tests.
-func AppendRowText(b []byte, r []vterm.Cell) []byte {
+// appendRowText appends row r as text with SGR styling and no cursor
+// moves, ending with a reset: the string form of a canvas row, for tests.
+func appendRowText(b []byte, r []vterm.Cell) []byte {
 	var pen Style
 	for i := range r {
 		c := &r[i]
@@ -413,7 +412,7 @@ func (c *Canvas) String() string {
 		if y > 0 {
 			b = append(b, '\n')
 		}
-		b = AppendRowText(b, c.row(y))
+		b = appendRowText(b, c.row(y))
 	}
 	return string(b)
 }
