@@ -57,8 +57,6 @@ type frameInput struct {
 	notice        string // when set, the whole frame is this one line
 }
 
-const sgrReset = "\x1b[m"
-
 // frameLooks are the cell styles composition draws borders and labels
 // with, from the theme.
 type frameLooks struct {
@@ -301,23 +299,6 @@ func highlight(cv *termrt.Canvas, y, x, n int, st termrt.Style) {
 	for i := x; i < end; i++ {
 		r[i] = st.Cell(r[i].Content, r[i].Width)
 	}
-}
-
-// fitLine cuts a styled line to at most w cells and pads it to exactly w.
-// A wide character that would straddle the edge is replaced by a blank.
-func fitLine(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	sw := ansi.StringWidth(s)
-	if sw == w {
-		return s
-	}
-	if sw < w {
-		return s + sgrReset + strings.Repeat(" ", w-sw)
-	}
-	cut := ansi.Truncate(s, w, "")
-	return cut + sgrReset + strings.Repeat(" ", w-ansi.StringWidth(cut))
 }
 
 // borderCache is one pane's drawn borders and what they were drawn from.
