@@ -19,17 +19,17 @@ import (
 type handler func(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError)
 
 var handlers = map[string]handler{
-	MethodSessionInfo:   handleSessionInfo,
-	MethodAgentSpawn:    handleSpawn,
-	MethodAgentList:     handleList,
-	MethodAgentGet:      handleGet,
-	MethodAgentWait:     handleWait,
-	MethodAgentClose:    handleClose,
-	MethodAgentSend:     handleSend,
-	MethodAgentCapture:  handleCapture,
-	MethodAgentExplain:  handleExplain,
-	MethodAgentSignal:   handleSignal,
-	MethodStatusSet:     handleStatusSet,
+	MethodSessionInfo:  handleSessionInfo,
+	MethodAgentSpawn:   handleSpawn,
+	MethodAgentList:    handleList,
+	MethodAgentGet:     handleGet,
+	MethodAgentWait:    handleWait,
+	MethodAgentClose:   handleClose,
+	MethodAgentSend:    handleSend,
+	MethodAgentCapture: handleCapture,
+	MethodAgentExplain: handleExplain,
+	MethodAgentSignal:  handleSignal,
+	MethodStatusSet:    handleStatusSet,
 }
 
 // handleLine answers one line: a request, a notification or a batch. It

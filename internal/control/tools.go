@@ -26,18 +26,18 @@ var MCPTools = []string{ToolSpawn, ToolList, ToolRead, ToolSend, ToolWait, ToolC
 // listed (session.info, agent.signal and agent.decide, which an agent's own
 // hooks send, tmux.command, whose spawns the engine checks) need no tool.
 var methodTools = map[string]string{
-	MethodAgentSpawn:    ToolSpawn,
-	MethodAgentList:     ToolList,
-	MethodAgentGet:      ToolList,
-	MethodAgentCapture:  ToolRead,
-	MethodAgentExplain:  ToolRead,
-	MethodAgentSend:     ToolSend,
-	MethodAgentWait:     ToolWait,
-	MethodAgentClose:    ToolClose,
-	MethodStatusSet:     ToolStatus,
-	MethodAgentEvents:   ToolEvents,
-	MethodSessionKinds:  ToolKinds,
-	MethodAgentLoop:     ToolLoop,
+	MethodAgentSpawn:   ToolSpawn,
+	MethodAgentList:    ToolList,
+	MethodAgentGet:     ToolList,
+	MethodAgentCapture: ToolRead,
+	MethodAgentExplain: ToolRead,
+	MethodAgentSend:    ToolSend,
+	MethodAgentWait:    ToolWait,
+	MethodAgentClose:   ToolClose,
+	MethodStatusSet:    ToolStatus,
+	MethodAgentEvents:  ToolEvents,
+	MethodSessionKinds: ToolKinds,
+	MethodAgentLoop:    ToolLoop,
 }
 
 // ToolOf is the MCP tool behind a method, "" for a method that needs none.
