@@ -95,3 +95,22 @@ func TestHelpKeyColumnFitsTheKeys(t *testing.T) {
 	}
 	t.Fatal("the help has no row for c")
 }
+
+// TestHelpFirstScreenReachesDetachAndQuit: at 80x24 the help's first
+// screen, before any scrolling, shows how to detach and how to quit.
+func TestHelpFirstScreenReachesDetachAndQuit(t *testing.T) {
+	o := newHelpOverlay("ctrl+b", keyOptions{}, 80, 24, newUIStyles(testStyles()))
+	rows, _, _ := o.View()
+	var b strings.Builder
+	for _, r := range rows {
+		for _, c := range r {
+			b.WriteString(c.Content)
+		}
+		b.WriteString("\n")
+	}
+	for _, want := range []string{"detach: leave the session running", "quit the session for every terminal"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the help's first screen at 80x24 lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -166,9 +166,9 @@ var keymap = []binding{
 	{[]string{"?"}, actHelp, "this help", modePrefix, 0},
 	{[]string{":"}, actCommand, "command prompt: theme NAME (or auto)", modePrefix, 0},
 	{[]string{"T"}, actTheme, "next colour theme (prefix : theme NAME picks one)", modePrefix, 0},
-	{[]string{"R"}, actRecord, "start / stop recording the screen (an asciicast file, see agentgrid --record)", modePrefix, 0},
-	{[]string{"r"}, actRedraw, "redraw the whole screen (after another program wrote over it)", modePrefix, 0},
-	{[]string{"d"}, actDetach, "detach: this terminal leaves, the session and its agents run on (agentgrid attach)", modePrefix, 0},
+	{[]string{"R"}, actRecord, "start / stop recording the screen (asciicast)", modePrefix, 0},
+	{[]string{"r"}, actRedraw, "redraw every row (another program wrote over it)", modePrefix, 0},
+	{[]string{"d"}, actDetach, "detach: leave the session running (agentgrid attach)", modePrefix, 0},
 	{[]string{"q"}, actQuit, "quit the session for every terminal (asks while agents run)", modePrefix, 0},
 	{[]string{"S"}, actLoopStop, "stop the focused agent's continuation loop", modePrefix, 0},
 
