@@ -458,17 +458,21 @@ descendants too (the agents it started, theirs, ...), deepest first.
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			return withClient(cmd, func(ctx context.Context, c *control.Client) error {
 				var errs []error
+				closed := ids // the agents whose worktrees to remove
 				if tree {
 					errs = append(errs, closeTree(ctx, c, ids))
 				} else {
+					closed = nil
 					for _, id := range ids {
 						if err := c.CloseAgent(ctx, id); err != nil {
 							errs = append(errs, fmt.Errorf("close %s: %w", id, err))
+						} else {
+							closed = append(closed, id)
 						}
 					}
 				}
-				if removeWorktree {
-					errs = append(errs, removeWorktrees(ctx, c, ids, cmd.ErrOrStderr()))
+				if removeWorktree && len(closed) > 0 {
+					errs = append(errs, removeWorktrees(ctx, c, closed, cmd.ErrOrStderr()))
 				}
 				return errors.Join(errs...)
 			})

@@ -46,3 +46,15 @@ func TestSpawnHelpShowsTheWorktreeFlag(t *testing.T) {
 		t.Errorf("spawn --help does not show --worktree NAME:\n%s", r.stdout)
 	}
 }
+
+// TestCLICloseRemoveWorktreeUnknownAgent: close --remove-worktree of an id
+// the session does not know says so once, without a second error about
+// waiting for it to remove a worktree it never had.
+func TestCLICloseRemoveWorktreeUnknownAgent(t *testing.T) {
+	_, sock := startCLIServer(t)
+	r := runCLI(t, "--socket", sock, "close", "--remove-worktree", "a9")
+	r.want(t, 1)
+	if want := "agentgrid: close a9: no agent with id \"a9\"\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/control"
@@ -18,7 +19,7 @@ const worktreeWait = 30 * time.Second
 // worktree of each that has one, saying which it removed on w.
 func removeWorktrees(ctx context.Context, c *control.Client, ids []string, w io.Writer) error {
 	if _, err := c.Wait(ctx, ids, worktreeWait); err != nil {
-		return fmt.Errorf("wait for %v to end before removing their worktrees: %w", ids, err)
+		return fmt.Errorf("wait for %s to end before removing their worktrees: %w", strings.Join(ids, ", "), err)
 	}
 	var errs []error
 	for _, id := range ids {
