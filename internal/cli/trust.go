@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -90,6 +91,9 @@ need no trust.`,
 			path := config.LocalFile
 			if len(args) > 0 {
 				path = args[0]
+			} else if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+				wd, _ := os.Getwd()
+				return exitError{1, fmt.Sprintf("there is no %s in %s to trust; run agentgrid trust in the project's folder, or give the file's path", path, wd)}
 			}
 			rec, err := config.Trust(path)
 			if err != nil {

@@ -79,3 +79,17 @@ func TestTrustCommands(t *testing.T) {
 		t.Errorf("trust of a missing file: %q", r.stderr)
 	}
 }
+
+// TestTrustWithNoLocalFile: agentgrid trust in a folder without a
+// .agentgrid.toml says there is nothing to trust there and what to do.
+func TestTrustWithNoLocalFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	r := runCLI(t, "trust")
+	r.want(t, 1)
+	want := "agentgrid: there is no .agentgrid.toml in " + dir + " to trust; run agentgrid trust in the project's folder, or give the file's path\n"
+	if r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}
