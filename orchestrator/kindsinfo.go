@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -39,14 +40,14 @@ func (e *Engine) kinds() control.KindsResult {
 			res.Pending++
 		}
 	}
-	for _, name := range sortedNames(cfg.Kinds) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Kinds)) {
 		k := cfg.Kinds[name]
 		in := control.KindInfo{Name: name, Description: k.Description, Provider: cfg.Provider(name, "")}
 		in.Running, in.Queued = count(func(a *agent) bool { return a.kind == name })
 		in.Limits = e.limitsOf(limitKey{Kind: name, Provider: in.Provider})
 		res.Kinds = append(res.Kinds, in)
 	}
-	for _, name := range sortedNames(cfg.Categories) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Categories)) {
 		c := cfg.Categories[name]
 		in := control.KindInfo{
 			Name: name, Category: true, Kind: c.Kind, Model: c.Model, Provider: cfg.Provider(c.Kind, c.Model),
@@ -80,15 +81,6 @@ func (e *Engine) limitsOf(k limitKey) []control.LimitUsage {
 		out = append(out, control.LimitUsage{Name: "limits.default", Used: l.used.All, Max: l.limits.Default})
 	}
 	return out
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }
 
 var _ control.KindsBackend = (*Engine)(nil)

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -291,12 +292,12 @@ func TestCategoryGrantsAreWhatEveryRouteAllows(t *testing.T) {
 		}
 		e.auth.mu.RLock()
 		p := e.auth.byID[in.ID]
-		grants, tools := sortedNames(p.grants), p.tools
+		grants, tools := slices.Sorted(maps.Keys(p.grants)), p.tools
 		e.auth.mu.RUnlock()
 		if !slices.Equal(grants, c.grants) && (len(grants) != 0 || len(c.grants) != 0) {
 			t.Errorf("%s: grants %v, want %v", c.cat, grants, c.grants)
 		}
-		if got := sortedNames(tools); !slices.Equal(got, c.tools) {
+		if got := slices.Sorted(maps.Keys(tools)); !slices.Equal(got, c.tools) {
 			t.Errorf("%s: tools %v, want %v", c.cat, got, c.tools)
 		}
 	}
