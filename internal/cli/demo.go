@@ -40,7 +40,10 @@ finish; one fails, and one stops to ask you a question.
 
 Nothing is changed on disk; the agents only print. Quit with ctrl+b q.`,
 		Example: `  agentgrid demo
-  agentgrid demo --seed 42 --agents 6`,
+  agentgrid demo --seed 42 --agents 6
+
+  # record it, to play back with asciinema play demo.cast
+  agentgrid demo --record demo.cast`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if agents < 1 || agents > 100 {
@@ -75,6 +78,7 @@ Nothing is changed on disk; the agents only print. Quit with ctrl+b q.`,
 	_ = f.MarkHidden("speed")
 	f.StringVar(&o.ConfigPath, "config", "", "config file read after the default locations")
 	f.StringVar(&o.Layout, "layout", "", "layout to start with")
+	f.StringVar(&o.Record, "record", "", "record the screen to FILE, an asciicast v2 file (asciinema play FILE); prefix R stops and starts")
 	f.StringVar(&o.Session, "session", "", "session name: letters, digits, ., _ and - (default: agentgrid-<pid>)")
 	return cmd
 }

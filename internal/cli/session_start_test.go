@@ -30,8 +30,13 @@ func startSessionCmd(t *testing.T, args ...string) error {
 // notice); a writable path passes and is left as it was.
 func TestRecordToAnUnwritablePathStopsTheStart(t *testing.T) {
 	dir := t.TempDir()
-	for _, path := range []string{filepath.Join(dir, "no", "such", "dir", "x.cast"), "/proc/agentgrid.cast"} {
-		err := startSessionCmd(t, "--record", path)
+	for _, args := range [][]string{
+		{"--record", filepath.Join(dir, "no", "such", "dir", "x.cast")},
+		{"--record", "/proc/agentgrid.cast"},
+		{"demo", "--record", filepath.Join(dir, "no", "such", "dir", "x.cast")}, // people giving demos record them
+	} {
+		path := args[len(args)-1]
+		err := startSessionCmd(t, args...)
 		var ee exitError
 		if !errors.As(err, &ee) || ee.code != 1 || !strings.HasPrefix(ee.msg, "cannot record to "+path+": ") ||
 			!strings.HasSuffix(ee.msg, "; give --record a file in a folder you can write") || strings.Contains(ee.msg, "\n") {
