@@ -51,18 +51,7 @@ func init() {
 			if o.want("cpu") {
 				rows = append(rows, e.attachCPU())
 			}
-			out := make([]benchRow, 0, len(rows))
-			for _, r := range rows {
-				br := benchRow{Metric: r.Name, Agentgrid: wbCell(r.Agentgrid, r.Unit), Tmux: wbCell(r.Tmux, r.Unit)}
-				if q := r.Ratio(); !math.IsNaN(q) {
-					br.Ratio = fmt.Sprintf("%.2fx", q)
-				}
-				out = append(out, br)
-				if r.Note != "" {
-					fmt.Fprintf(os.Stderr, "attach: %s: %s\n", r.Name, r.Note)
-				}
-			}
-			return out, nil
+			return wbBenchRows("attach", rows), nil
 		},
 	})
 }

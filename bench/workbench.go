@@ -355,18 +355,24 @@ func init() {
 		About: "whole sessions at 240x70, agentgrid (socket) beside tmux (control mode) in the same run; lower is better",
 		Run: func(o benchOptions) ([]benchRow, error) {
 			rows, err := runWorkbench(os.Stderr, o)
-			out := make([]benchRow, 0, len(rows))
-			for _, r := range rows {
-				br := benchRow{Metric: r.Name, Agentgrid: wbCell(r.Agentgrid, r.Unit), Tmux: wbCell(r.Tmux, r.Unit)}
-				if q := r.Ratio(); !math.IsNaN(q) {
-					br.Ratio = fmt.Sprintf("%.2fx", q)
-				}
-				out = append(out, br)
-				if r.Note != "" {
-					fmt.Fprintf(os.Stderr, "workbench: %s: %s\n", r.Name, r.Note)
-				}
-			}
-			return out, err
+			return wbBenchRows("workbench", rows), err
 		},
 	})
+}
+
+// wbBenchRows turns a section's rows into the table's, with each row's
+// note on stderr under the section's name.
+func wbBenchRows(section string, rows []wbRow) []benchRow {
+	out := make([]benchRow, 0, len(rows))
+	for _, r := range rows {
+		br := benchRow{Metric: r.Name, Agentgrid: wbCell(r.Agentgrid, r.Unit), Tmux: wbCell(r.Tmux, r.Unit)}
+		if q := r.Ratio(); !math.IsNaN(q) {
+			br.Ratio = fmt.Sprintf("%.2fx", q)
+		}
+		out = append(out, br)
+		if r.Note != "" {
+			fmt.Fprintf(os.Stderr, "%s: %s: %s\n", section, r.Name, r.Note)
+		}
+	}
+	return out
 }
