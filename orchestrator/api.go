@@ -97,7 +97,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	_ = s.queue.Push(queueEntry{ID: id, Seq: a.seq, Since: now, Reason: a.f.Why})
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentQueued, Time: now, Session: e.opts.Session, Agent: a.ref("")})
 	if loop != nil {
-		e.startSpawnLoop(id, *loop)
+		e.startSpawnLoop(id, *loop, kind)
 	}
 	e.reconcile()
 	e.publish()

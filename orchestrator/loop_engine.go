@@ -144,10 +144,40 @@ func withLoopPrompt(req control.SpawnRequest) (control.SpawnRequest, *control.Lo
 	return req, &spec
 }
 
+// reportsTurns says whether an agent can tell agentgrid that a turn ended,
+// which is what a loop acts on: one of its CLI's hooks has been heard, or
+// its kind wires the hooks of a CLI that reports events. A plain program
+// (sh, make, a kind without hooks) never ends a turn, so its loop would
+// stand still; the loop's reason says so instead of a silent "running".
+func (e *Engine) reportsTurns(kind string, lastHook time.Time) bool {
+	if !lastHook.IsZero() {
+		return true
+	}
+	k, ok := e.cfg.Kinds[kind]
+	if !ok || k.Hooks == "" {
+		return false
+	}
+	cli, ok := registry.Lookup(k.Hooks)
+	return ok && len(cli.Events()) > 0
+}
+
+// noTurnsWarning is the loop reason of an agent that reports no turns.
+func noTurnsWarning(kind string) string {
+	what := "a plain program"
+	if kind != "" {
+		what = fmt.Sprintf("kind %s, which wires no agent-CLI hooks,", kind)
+	}
+	return "it runs " + what + " so no turn end is seen and the loop waits until one of an agent CLI's hooks is heard (start agent CLIs with --kind or --category)"
+}
+
 // startSpawnLoop starts the loop of a new agent (reconciler).
-func (e *Engine) startSpawnLoop(id string, spec control.LoopSpec) {
+func (e *Engine) startSpawnLoop(id string, spec control.LoopSpec, kind string) {
 	e.loops.mu.Lock()
-	l := e.loops.begin(id, spec, e.now(), "started with the agent")
+	why := "started with the agent"
+	if !e.reportsTurns(kind, time.Time{}) {
+		why += "; " + noTurnsWarning(kind)
+	}
+	l := e.loops.begin(id, spec, e.now(), why)
 	info := l.info()
 	e.loops.mu.Unlock()
 	e.showLoop(id, info, false)
@@ -194,6 +224,9 @@ func (e *Engine) loopOp(id, op string, spec control.LoopSpec) (control.LoopInfo,
 			// Nothing is under way: the first iteration is typed in.
 			l.set(l.status, "started: iteration 1 sent", now)
 			e.scheduleTyped(id, l, loopPrompt(spec, 1), typeSettle)
+		}
+		if !e.reportsTurns(a.kind, a.lastHookAt) {
+			l.set(l.status, l.reason+"; "+noTurnsWarning(a.kind), now)
 		}
 	case control.LoopStop:
 		if l == nil || l.status != control.LoopRunning && l.status != control.LoopPaused {

@@ -104,7 +104,10 @@ func TestLoopContinuesThroughClaudesStopAndPausesOnEsc(t *testing.T) {
 	var steps []string
 	for _, d := range ex.Decisions {
 		if d.Policy == "loop" {
-			steps = append(steps, d.Action+": "+d.Reason)
+			// cat stands in for Claude: its start carries the plain-program
+			// warning (TestLoopOnAPlainProgramSaysItWaitsForTurns).
+			reason, _, _ := strings.Cut(d.Reason, "; it runs a plain program")
+			steps = append(steps, d.Action+": "+reason)
 		}
 	}
 	want := []string{
@@ -320,5 +323,30 @@ func TestLoopWhileTodosFollowsClaudesTodoList(t *testing.T) {
 	}
 	if l := loopOf(t, e, id); l.Status != control.LoopSucceeded || !strings.Contains(l.Reason, "no open items") {
 		t.Errorf("loop %+v, want succeeded on the todo list", l)
+	}
+}
+
+// TestLoopOnAPlainProgramSaysItWaitsForTurns: a loop on a program that
+// reports no turns (no agent-CLI hooks) says so in its reason, where the
+// loop command and explain show it, instead of a silent "running"; an agent
+// whose kind wires a CLI's hooks, or whose hooks were heard, gets no such
+// warning.
+func TestLoopOnAPlainProgramSaysItWaitsForTurns(t *testing.T) {
+	e := newTestEngine(t, nil, nil, nil)
+	in, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Loop: &control.LoopSpec{Promise: "DONE", Max: 3, Task: "t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := loopOf(t, e, in.ID); !strings.Contains(l.Reason, "plain program") || !strings.Contains(l.Reason, "--kind") {
+		t.Fatalf("loop of a plain program: reason %q, want it to say no turns are seen", l.Reason)
+	}
+	if !e.reportsTurns("claude", time.Time{}) || !e.reportsTurns("codex", time.Time{}) {
+		t.Fatal("the claude and codex kinds wire hooks that end turns")
+	}
+	if e.reportsTurns("", time.Time{}) || e.reportsTurns("no-such-kind", time.Time{}) {
+		t.Fatal("a program without a kind reports no turns")
+	}
+	if !e.reportsTurns("", time.Now()) {
+		t.Fatal("an agent whose hooks were heard reports turns")
 	}
 }
