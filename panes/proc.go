@@ -64,6 +64,7 @@ func (PTYSpawner) Start(spec StartSpec) (Proc, error) {
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
 		return nil, errors.New("no command given")
 	}
+	resetIgnoredSignals()
 	if spec.Dir != "" {
 		st, err := os.Stat(spec.Dir)
 		if err != nil {
