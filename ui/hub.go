@@ -187,7 +187,7 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 		// --record records the terminal that started the session.
 		opts = append(opts, WithRecord(""))
 	}
-	opts = append(opts, WithIO(pr, s), WithSize(p.Cols, p.Rows), WithEnv(p.Env),
+	opts = append(opts, WithIO(pr, s), WithSize(p.Cols, p.Rows), WithEnv(p.Env), WithRemoteTerminal(),
 		func(o *runOptions) {
 			o.started = func(p *termrt.Program) {
 				prog.Store(p)

@@ -22,6 +22,7 @@ type testClient struct {
 	s      *control.AttachStream
 	mu     sync.Mutex
 	screen *vterm.Terminal
+	raw    []byte // every output byte, as the client's terminal got them
 	exit   string
 	done   chan struct{} // the session's side returned
 	closed chan struct{} // the exit frame or the end of the stream arrived
@@ -52,6 +53,7 @@ func attachTest(t *testing.T, h *Hub, cols, rows int, readOnly, read bool) *test
 				switch typ {
 				case control.FrameOutput:
 					_, _ = c.screen.Write(p)
+					c.raw = append(c.raw, p...)
 				case control.FrameExit:
 					c.exit = string(p)
 				}
@@ -427,4 +429,21 @@ func TestHubFocusPerClient(t *testing.T) {
 		s := eng.Snapshot()
 		return s.Focus == a.ID && !s.Zoomed
 	})
+}
+
+// TestHubClientGetsColoursItsTerminalHas: an attached client's frames are
+// written for its own terminal, told by the environment it attached with:
+// a 256-colour xterm gets 256-colour codes, a truecolor one 24-bit codes.
+// (The session's side writes to a socket, which is no terminal: before,
+// every client got 24-bit colour whatever its terminal was.)
+func TestHubClientGetsColoursItsTerminalHas(t *testing.T) {
+	h, _, _ := startHubEngine(t, "hub-colour-1")
+	c := attachTest(t, h, 100, 30, false, true)
+	waitFor(t, "the first frame with the agent's marker", func() bool { return strings.Contains(c.text(), "hub-colour-1") })
+	c.mu.Lock()
+	raw := string(c.raw)
+	c.mu.Unlock()
+	if strings.Contains(raw, "38;2;") || strings.Contains(raw, "48;2;") || !strings.Contains(raw, "38;5;") {
+		t.Fatalf("a TERM=xterm-256color client got 24-bit colour codes or no 256-colour ones:\n%q", raw)
+	}
 }

@@ -62,6 +62,12 @@ func WithEnv(env []string) Option {
 	return func(o *runOptions) { o.rt.Env = env }
 }
 
+// WithRemoteTerminal says the output leads to an attached client's
+// terminal, whose capabilities come from the environment WithEnv gives.
+func WithRemoteTerminal() Option {
+	return func(o *runOptions) { o.rt.Remote = true }
+}
+
 // options applies options over the defaults.
 func options(options []Option) runOptions {
 	opts := runOptions{rt: termrt.Options{Stderr: os.Stderr}}

@@ -94,6 +94,10 @@ type Options struct {
 	// Env is the environment used to detect the terminal's capabilities
 	// (TERM, COLORTERM ...); nil means os.Environ().
 	Env []string
+	// Remote says that Output leads to a terminal elsewhere (an attached
+	// client's): its capabilities come from Env alone, as for a terminal,
+	// instead of "not a terminal, every colour as it is".
+	Remote bool
 	// Stderr receives the report of a crash; nil means os.Stderr.
 	Stderr io.Writer
 	// Modes are the terminal modes the program wants, read once: the

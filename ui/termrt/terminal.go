@@ -23,7 +23,9 @@ type terminal struct {
 	// the size come from them.
 	inTTY, outTTY term.File
 	opened        *os.File // a tty we opened ourselves, closed on exit
-	raw           *term.State
+	// remote: out leads to a client's terminal; see Options.Remote.
+	remote bool
+	raw    *term.State
 
 	// undo is the teardown sequence, built while setting up: each mode
 	// turned on prepends what turns it off, so they go in reverse order.
@@ -34,7 +36,7 @@ type terminal struct {
 // unless opts replace them, and the controlling tty when stdin is not one
 // (agentgrid started with its input redirected still needs keys).
 func openTerminal(opts *Options) (*terminal, error) {
-	t := &terminal{in: opts.Input, out: opts.Output}
+	t := &terminal{in: opts.Input, out: opts.Output, remote: opts.Remote}
 	if t.out == nil {
 		t.out = os.Stdout
 	}
@@ -108,7 +110,12 @@ func (t *terminal) caps(env []string) writerCaps {
 	if t.outTTY != nil {
 		out = t.outTTY // not the tee around it, which is no terminal
 	}
-	p := colorprofile.Detect(out, env)
+	var p colorprofile.Profile
+	if t.remote {
+		p = remoteProfile(env)
+	} else {
+		p = colorprofile.Detect(out, env)
+	}
 	if inTmux(env) {
 		p = tmuxProfile(env, p)
 	}
@@ -260,4 +267,18 @@ func repeatsOf(termName string, inTmux bool) repeats {
 		}
 	}
 	return repNone
+}
+
+// remoteProfile is the colour profile of a client's terminal, known only
+// from its environment: what TERM, COLORTERM and NO_COLOR say, raised to
+// what TERM's terminfo entry says, as for a local terminal.
+func remoteProfile(env []string) colorprofile.Profile {
+	p := colorprofile.Env(env)
+	if p == colorprofile.TrueColor {
+		return p
+	}
+	if name := getenv(env, "TERM"); name != "" && name != "dumb" && getenv(env, "NO_COLOR") == "" {
+		p = max(p, colorprofile.Terminfo(name))
+	}
+	return p
 }

@@ -66,3 +66,24 @@ func TestWriterFollowsTheTerminalsColours(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteTerminalColoursFromItsEnvironment: an output that leads to an
+// attached client's terminal takes its colours from the client's
+// environment, as a local terminal would, not "every colour as it is".
+func TestRemoteTerminalColoursFromItsEnvironment(t *testing.T) {
+	var buf bytes.Buffer
+	remote := &terminal{out: &buf, remote: true}
+	for _, tc := range []struct {
+		env  []string
+		want colorprofile.Profile
+	}{
+		{[]string{"TERM=xterm-256color"}, colorprofile.ANSI256},
+		{[]string{"TERM=xterm-256color", "COLORTERM=truecolor"}, colorprofile.TrueColor},
+		{[]string{"TERM=xterm"}, colorprofile.ANSI},
+		{[]string{"TERM=xterm-256color", "NO_COLOR=1"}, colorprofile.ASCII},
+	} {
+		if c := remote.caps(tc.env); c.profile != tc.want {
+			t.Errorf("a client with %v gets %v, want %v", tc.env, c.profile, tc.want)
+		}
+	}
+}
