@@ -48,16 +48,19 @@ func noticeWhy(title, body string) string {
 	return "notification"
 }
 
-// onExit records a process exit: the process is the authority on the end.
-func (e *Engine) onExit(a *agent, code int, err error) {
-	if e.respawnOnExit(a, code) {
-		return
-	}
-	failure := exitFailure(a, code)
+// releasePermit gives back the limit slot a's process held, if any.
+func (e *Engine) releasePermit(a *agent) {
 	if a.holdsPermit {
 		a.holdsPermit = false
 		e.st.limits.release(a.permit)
 	}
+}
+
+// processEnded is the bookkeeping of a's process having ended, whether the
+// agent ends with it or its pane is respawned: its limit slot, its idle
+// timer, its activity watch and the watchdog's record of its pid.
+func (e *Engine) processEnded(a *agent) {
+	e.releasePermit(a)
 	if a.idleTimer != nil {
 		a.idleTimer.Stop()
 	}
@@ -65,6 +68,15 @@ func (e *Engine) onExit(a *agent, code int, err error) {
 	if e.opts.Watchdog != nil && a.pid > 0 {
 		e.opts.Watchdog.Exited(a.pid)
 	}
+}
+
+// onExit records a process exit: the process is the authority on the end.
+func (e *Engine) onExit(a *agent, code int, err error) {
+	if e.respawnOnExit(a, code) {
+		return
+	}
+	failure := exitFailure(a, code)
+	e.processEnded(a)
 	if err != nil {
 		e.log.Warn("waiting for an agent's process failed", "agent", a.id, "err", err)
 	}

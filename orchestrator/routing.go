@@ -207,11 +207,8 @@ func (e *Engine) moveOn(a *agent, failure, why string) bool {
 			rt.step(now, "could not fall back to %s: %v", fallbackText(next), err)
 			continue
 		}
-		if a.holdsPermit {
-			// A start failure holds none; an exit gave it back.
-			a.holdsPermit = false
-			e.st.limits.release(a.permit)
-		}
+		// A start failure holds none; an exit gave it back.
+		e.releasePermit(a)
 		a.kind, a.argv, a.env = kind, argv, e.agentEnv(a.id, rt.token, env, rt.req)
 		rt.step(now, "fell back to %s: %s", fallbackText(next), why)
 		e.repend(a, "fell back to "+fallbackText(next)+": "+why)

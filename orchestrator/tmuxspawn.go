@@ -205,17 +205,7 @@ func (e *Engine) respawnOnExit(a *agent, code int) bool {
 		return false
 	}
 	delete(e.st.tmux.respawn, a.id)
-	if a.holdsPermit {
-		a.holdsPermit = false
-		e.st.limits.release(a.permit)
-	}
-	if a.idleTimer != nil {
-		a.idleTimer.Stop()
-	}
-	a.wantActivity.Store(false)
-	if e.opts.Watchdog != nil && a.pid > 0 {
-		e.opts.Watchdog.Exited(a.pid)
-	}
+	e.processEnded(a)
 	e.log.Info("pane respawned", "agent", a.id, "old_exit", code, "argv", spec.argv)
 	if a.closed || e.st.closing {
 		close(spec.done)
