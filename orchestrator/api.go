@@ -477,6 +477,22 @@ func (e *Engine) FocusOutput() <-chan struct{} { return e.focusChanged }
 // so it cannot flood.
 func (e *Engine) AwaitedOutput() <-chan struct{} { return e.awaited }
 
+// agentSettled is agent id's info; an id not yet in the snapshot is looked
+// up again after one turn of the engine's loop (a spawn just answered may
+// not be published yet), and only then is it unknown.
+func (e *Engine) agentSettled(id string) (control.AgentInfo, error) {
+	if in, ok := e.Agent(id); ok {
+		return in, nil
+	}
+	if err := e.do(func() {}); err != nil {
+		return control.AgentInfo{}, err
+	}
+	if in, ok := e.Agent(id); ok {
+		return in, nil
+	}
+	return control.AgentInfo{}, fmt.Errorf("no agent %q in this session", id)
+}
+
 // Wait blocks until every agent in ids has finished (done, failed or
 // killed) or ctx is done; it returns their infos in the order asked, with
 // ctx's error if it gave up first.
@@ -486,14 +502,9 @@ func (e *Engine) Wait(ctx context.Context, ids []string) ([]control.AgentInfo, e
 		out := make([]control.AgentInfo, 0, len(ids))
 		all := true
 		for _, id := range ids {
-			in, ok := e.Agent(id)
-			if !ok {
-				if err := e.do(func() {}); err != nil {
-					return out, err
-				}
-				if in, ok = e.Agent(id); !ok {
-					return out, fmt.Errorf("no agent %q in this session", id)
-				}
+			in, err := e.agentSettled(id)
+			if err != nil {
+				return out, err
 			}
 			out = append(out, in)
 			all = all && in.State.Finished()

@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -150,14 +149,9 @@ func (e *Engine) WaitUntil(ctx context.Context, ids []string, until string, anyO
 		out := make([]control.AgentInfo, 0, len(ids))
 		all, some := true, false
 		for _, id := range ids {
-			in, ok := e.Agent(id)
-			if !ok {
-				if err := e.do(func() {}); err != nil {
-					return out, err
-				}
-				if in, ok = e.Agent(id); !ok {
-					return out, fmt.Errorf("no agent %q in this session", id)
-				}
+			in, err := e.agentSettled(id)
+			if err != nil {
+				return out, err
 			}
 			st := e.turns.get(id)
 			in.Turns, in.LastTurn = st.done, st.summary
