@@ -174,31 +174,11 @@ func RenderStatusLine(in StatusLineInput, width int) StatusLine {
 }
 
 // truncate cuts l to at most w cells when it is wider, ending it with tail
-// in the style of the segment it cuts into. A wide character that does not
-// fit whole is left out.
+// in the style of the segment it cuts into.
 func truncate(l StatusLine, w int, tail string) StatusLine {
-	if l.Width() <= w {
-		return l
-	}
-	room := max(w-ansi.StringWidth(tail), 0)
-	out := make(StatusLine, 0, len(l)+1)
-	used := 0
-	for _, s := range l {
-		sw := ansi.StringWidth(s.Text)
-		if used+sw <= room {
-			out = append(out, s)
-			used += sw
-			continue
-		}
-		if cut := ansi.Truncate(s.Text, room-used, ""); cut != "" {
-			out = append(out, StatusSegment{cut, s.Style})
-		}
-		if tail != "" {
-			out = append(out, StatusSegment{tail, s.Style})
-		}
-		break
-	}
-	return out
+	return oneline.Truncate(l, w, tail,
+		func(s StatusSegment) string { return s.Text },
+		func(s StatusSegment, text string) StatusSegment { return StatusSegment{text, s.Style} })
 }
 
 // pad fills l with spaces in the base style to width cells.

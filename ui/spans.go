@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"strings"
 
+	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
@@ -76,24 +77,15 @@ func pad(dst []vterm.Cell, n int, st termrt.Style) []vterm.Cell {
 	return dst
 }
 
-// truncate cuts the line to w cells, ending it with tail when it was cut.
+// truncate cuts the line to w cells, ending it with tail in the widget's
+// text look when it was cut.
 func (l line) truncate(w int, tail string) line {
 	if l.width() <= w {
 		return l
 	}
-	room := w - ansi.StringWidth(tail)
-	var out line
-	used := 0
-	for _, s := range l {
-		sw := ansi.StringWidth(s.text)
-		if used+sw <= room {
-			out = append(out, s)
-			used += sw
-			continue
-		}
-		out = append(out, span{text: ansi.Truncate(s.text, max(room-used, 0), ""), st: s.st})
-		break
-	}
+	out := oneline.Truncate(l, w-ansi.StringWidth(tail), "",
+		func(s span) string { return s.text },
+		func(s span, text string) span { return span{text: text, st: s.st} })
 	return append(out, span{text: tail})
 }
 
