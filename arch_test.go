@@ -24,7 +24,7 @@ var allowedImports = map[string][]string{
 	"internal/agentcli/gemini":   {"internal/agentcli", "internal/agentstate"},
 	"internal/agentcli/opencode": {"internal/agentcli", "internal/agentstate"},
 	"internal/agentcli/registry": {"internal/agentcli", "internal/agentcli/claude", "internal/agentcli/codex", "internal/agentcli/gemini", "internal/agentcli/opencode", "internal/agentstate", "internal/oneline"},
-	"internal/control":           {"hooks", "internal/agentstate", "internal/oneline"},
+	"internal/control":           {"config", "hooks", "internal/agentstate", "internal/oneline"},
 	"internal/mcpserver":         {"internal/agentstate", "internal/control"},
 	"internal/statedir":          {"internal/control"},
 	"internal/tmuxshim":          {"internal/control"},

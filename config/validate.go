@@ -19,9 +19,20 @@ var Events = []string{
 	"agent_exited", "agent_closed", "status_changed", "bell", "agent_turn_done",
 }
 
-// Grants are what [kinds.NAME] grants may list: each lets agents of the
-// kind do that to any agent of the session; "all" is every one of them.
-var Grants = []string{"read", "wait", "send", "close", "signal", "all"}
+// The grants [kinds.NAME] grants may list: each lets agents of the kind do
+// that to any agent of the session (internal/control names the methods each
+// one opens); GrantAll is every one of them.
+const (
+	GrantRead   = "read"
+	GrantWait   = "wait"
+	GrantSend   = "send"
+	GrantClose  = "close"
+	GrantSignal = "signal"
+	GrantAll    = "all"
+)
+
+// Grants are what [kinds.NAME] grants may list, GrantAll last.
+var Grants = []string{GrantRead, GrantWait, GrantSend, GrantClose, GrantSignal, GrantAll}
 
 // MCPTools are the agentgrid MCP tools, the names [kinds.NAME] mcp_tools
 // may list. The tools' home is internal/control (its Tool constants, which

@@ -31,9 +31,6 @@ import (
 //   - A request with a token this session did not give out, or one without a
 //     token from a process that descends from the session, is refused.
 
-// grantAll in [kinds.NAME] grants stands for every grant.
-const grantAll = "all"
-
 // principal is one holder of a token.
 type principal struct {
 	agent  string // the agent's id; "" for the session's own hook handlers
@@ -92,9 +89,11 @@ func (a *authority) token(agent string) string {
 func (a *authority) grantsFor(cfg config.Config, kind, parent string) map[string]bool {
 	g := map[string]bool{}
 	for _, name := range cfg.Kinds[kind].Grants {
-		if name == grantAll {
-			for _, act := range []string{control.GrantRead, control.GrantWait, control.GrantSend, control.GrantClose, control.GrantSignal} {
-				g[act] = true
+		if name == config.GrantAll {
+			for _, act := range config.Grants {
+				if act != config.GrantAll {
+					g[act] = true
+				}
 			}
 			continue
 		}

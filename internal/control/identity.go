@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentgrid/agentgrid/config"
 )
 
 // Who may do what is the session's decision (the engine's registry knows
@@ -27,15 +29,15 @@ const EnvToken = "AGENTGRID_TOKEN"
 // checks that the client reads the file the wiring names.
 const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
 
-// What a caller may be granted, per [kinds.NAME] grants: each names what
-// the methods beside it need when the target is not the caller itself or an
-// agent it started.
+// What a caller may be granted, per [kinds.NAME] grants (the names are
+// config's): each names what the methods beside it need when the target is
+// not the caller itself or an agent it started.
 const (
-	GrantRead   = "read"   // agent.get, agent.capture, agent.explain, agent.list
-	GrantWait   = "wait"   // agent.wait
-	GrantSend   = "send"   // agent.send
-	GrantClose  = "close"  // agent.close
-	GrantSignal = "signal" // agent.signal, status.set for an agent
+	GrantRead   = config.GrantRead   // agent.get, agent.capture, agent.explain, agent.list
+	GrantWait   = config.GrantWait   // agent.wait
+	GrantSend   = config.GrantSend   // agent.send
+	GrantClose  = config.GrantClose  // agent.close
+	GrantSignal = config.GrantSignal // agent.signal, status.set for an agent
 )
 
 // Identity is what the server knows of who sent a request.
