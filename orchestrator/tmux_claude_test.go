@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/internal/envlist"
 )
 
 var idWordRe = regexp.MustCompile(`^[%@][0-9]+$`)
@@ -26,10 +27,10 @@ func TestTmuxClaudeCurrentProtocol(t *testing.T) {
 
 	for id, pane := range map[string]string{"main": "%0", "a2": "%2"} {
 		env := s.envOf(id)
-		if envValue(env, "TMUX") != s.sock+","+strconv.Itoa(os.Getpid())+",0" || envValue(env, "TMUX_PANE") != pane ||
-			!strings.HasPrefix(envValue(env, "PATH"), filepath.Join(s.dir, "bin")+":") {
+		if envlist.Value(env, "TMUX") != s.sock+","+strconv.Itoa(os.Getpid())+",0" || envlist.Value(env, "TMUX_PANE") != pane ||
+			!strings.HasPrefix(envlist.Value(env, "PATH"), filepath.Join(s.dir, "bin")+":") {
 			t.Fatalf("%s's environment does not lead tmux to agentgrid: TMUX=%q TMUX_PANE=%q PATH=%q",
-				id, envValue(env, "TMUX"), envValue(env, "TMUX_PANE"), envValue(env, "PATH"))
+				id, envlist.Value(env, "TMUX"), envlist.Value(env, "TMUX_PANE"), envlist.Value(env, "PATH"))
 		}
 	}
 	project := t.TempDir()

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/agentgrid/agentgrid/internal/envlist"
 )
 
 // withTmuxShim puts the session's tmux entry point (and agentgrid itself)
@@ -34,7 +36,7 @@ func (e *Engine) withTmuxShim(env []string) []string {
 	}
 	e.tmuxOn = true
 	path := bin
-	if old := envValue(env, "PATH"); old != "" {
+	if old := envlist.Value(env, "PATH"); old != "" {
 		path += string(os.PathListSeparator) + old
 	}
 	return withVars(env, "PATH="+path, "TMUX="+o.SocketPath+","+strconv.Itoa(os.Getpid())+",0")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/envlist"
 	"github.com/agentgrid/agentgrid/internal/tmuxshim"
 )
 
@@ -20,7 +21,7 @@ import (
 func (e *Engine) tmuxArgv(args []string) (argv []string, shell bool) {
 	switch {
 	case len(args) == 0:
-		sh := envValue(e.baseEnv, "SHELL")
+		sh := envlist.Value(e.baseEnv, "SHELL")
 		if sh == "" {
 			sh = "/bin/sh"
 		}
@@ -31,15 +32,6 @@ func (e *Engine) tmuxArgv(args []string) (argv []string, shell bool) {
 		return []string{"/bin/sh", "-c", args[0]}, false
 	}
 	return slices.Clone(args), false
-}
-
-func envValue(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 // tmuxEnv turns -e VAR=value words into variables a tool may set: never

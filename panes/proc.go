@@ -17,6 +17,8 @@ import (
 	"unsafe"
 
 	"github.com/creack/pty"
+
+	"github.com/agentgrid/agentgrid/internal/envlist"
 )
 
 // StartSpec describes the process to start in a PTY.
@@ -79,7 +81,7 @@ func (PTYSpawner) Start(spec StartSpec) (Proc, error) {
 			return nil, fmt.Errorf("cwd %s cannot be entered (%v); fix its permissions or pick another directory", spec.Dir, err)
 		}
 	}
-	pathEnv := envValue(spec.Env, "PATH")
+	pathEnv := envlist.Value(spec.Env, "PATH")
 	if spec.Env == nil {
 		pathEnv = os.Getenv("PATH") // a nil Env inherits agentgrid's own
 	}
@@ -159,17 +161,6 @@ func lookPath(file, pathEnv, dir string) (string, error) {
 func isExecutable(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-}
-
-// envValue returns the last value of key in env, as the child would see it.
-func envValue(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }
 
 // ptyProc is a Proc backed by a real process and PTY.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentgrid/agentgrid/internal/envlist"
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -242,12 +243,7 @@ func getenv(env []string, key string) string {
 	if env == nil {
 		return os.Getenv(key)
 	}
-	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
+	return envlist.Value(env, key)
 }
 
 // repeatsOf is what the terminal named by TERM repeats on CSI n b (REP),
