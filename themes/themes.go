@@ -81,6 +81,30 @@ func Names() []string {
 	return []string{"dark", "light", "solarized", "gruvbox", "nord", "high-contrast"}
 }
 
+// UserNames returns the names of the user themes in dir (one NAME.toml
+// each), sorted, leaving out files that share a built-in's name: those
+// shadow the built-in and are cycled in its place. An unreadable or
+// missing directory has none.
+func UserNames(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".toml")
+		if !ok || name == "" || e.IsDir() || slices.Contains(Names(), name) || name == Auto {
+			continue
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Pick is the built-in theme "auto" stands for on a terminal whose
 // background is bg (nil when the terminal did not say): light on a light
 // background, dark on anything else.

@@ -165,7 +165,7 @@ var keymap = []binding{
 	{[]string{"w"}, actAgents, "agents overlay", modePrefix, 0},
 	{[]string{"?"}, actHelp, "this help", modePrefix, 0},
 	{[]string{":"}, actCommand, "command prompt: theme NAME (or auto)", modePrefix, 0},
-	{[]string{"T"}, actTheme, "next colour theme (prefix : theme NAME picks one)", modePrefix, 0},
+	{[]string{"T"}, actTheme, "next colour theme: the built-in, then your own files", modePrefix, 0},
 	{[]string{"R"}, actRecord, "start / stop recording the screen (asciicast)", modePrefix, 0},
 	{[]string{"r"}, actRedraw, "redraw every row (another program wrote over it)", modePrefix, 0},
 	{[]string{"d"}, actDetach, "detach: leave the session running (agentgrid attach)", modePrefix, 0},

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -65,16 +66,33 @@ func (m *Model) setTheme(name string) error {
 	return nil
 }
 
-// cycleTheme switches to the next built-in theme (prefix T) and names it on
-// the status line; a choice made by hand ends "auto".
+// cycleTheme switches to the next theme (prefix T): the built-in ones,
+// then the user's own files in the themes directory by name, read afresh
+// on each press. It names the theme on the status line; a user file that
+// does not load is skipped, and the status line says why. A choice made by
+// hand ends "auto".
 func (m *Model) cycleTheme() tea.Cmd {
-	names := themes.Names()
-	next := names[(slices.Index(names, m.theme.name)+1)%len(names)]
-	m.theme.auto = false
-	if err := m.setTheme(next); err != nil {
-		return m.flash(err.Error())
+	names := append(themes.Names(), themes.UserNames(m.theme.dir)...)
+	at := slices.Index(names, m.theme.name)
+	var skipped []string
+	for i := 1; i <= len(names); i++ {
+		next := names[(at+i)%len(names)]
+		if next == m.theme.name {
+			break
+		}
+		if err := m.setTheme(next); err != nil {
+			// The file's name is enough on one line; the directory is known.
+			skipped = append(skipped, strings.TrimPrefix(err.Error(), m.theme.dir+string(filepath.Separator)))
+			continue
+		}
+		m.theme.auto = false
+		msg := "theme: " + next
+		if len(skipped) > 0 {
+			msg += " (skipped " + strings.Join(skipped, "; ") + ")"
+		}
+		return m.flash(msg)
 	}
-	return m.flash("theme: " + next)
+	return m.flash("theme: " + m.theme.name + " (no other theme loads: " + strings.Join(skipped, "; ") + ")")
 }
 
 // followOuterScheme picks light or dark for theme = "auto" when the outer

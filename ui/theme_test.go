@@ -255,3 +255,52 @@ func TestThemeCommand(t *testing.T) {
 		t.Errorf("a refused command changed the theme to %s", m.theme.name)
 	}
 }
+
+// TestThemeCycleIncludesUserThemes: prefix T goes on from the last
+// built-in theme to the user's own theme files, sorted by name, then back
+// to the first built-in; a file that does not load is skipped with its
+// reason on the status line, and a file added while the session runs joins
+// the cycle.
+func TestThemeCycleIncludesUserThemes(t *testing.T) {
+	m := themedModel(t, "high-contrast")
+	m.theme.dir = t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(m.theme.dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("zeta.toml", "status_bg = \"#203040\"\n")
+	write("alpha.toml", "base = \"light\"\nstatus_bg = \"#102030\"\n")
+	write("broken.toml", "no_such_token = \"#ffffff\"\n")
+	write("notes.txt", "not a theme\n")
+	userBg := func(name string) any {
+		t.Helper()
+		p, err := themes.Load(name, m.theme.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return newUIStyles(p.Styles()).status[0].Bg
+	}
+
+	press(t, m, "ctrl+b", "T")
+	if m.theme.name != "alpha" || statusBg(m) != userBg("alpha") || !strings.Contains(statusText(m), "theme: alpha") {
+		t.Fatalf("after high-contrast, prefix T gave theme %s, status %q; want the user theme alpha", m.theme.name, statusText(m))
+	}
+	press(t, m, "ctrl+b", "T")
+	if m.theme.name != "zeta" || m.ui.status[0].Bg != userBg("zeta") {
+		t.Fatalf("after alpha: theme %s, want zeta (broken skipped); status %q", m.theme.name, statusText(m))
+	}
+	if s := statusText(m); !strings.Contains(s, "theme: zeta") || !strings.Contains(s, "skipped broken.toml:1:") {
+		t.Errorf("the status line does not name zeta and the skipped broken file: %q", s)
+	}
+	write("zz-late.toml", "base = \"nord\"\n")
+	press(t, m, "ctrl+b", "T")
+	if m.theme.name != "zz-late" {
+		t.Fatalf("after zeta: theme %s, want zz-late, added while running", m.theme.name)
+	}
+	press(t, m, "ctrl+b", "T")
+	if m.theme.name != "dark" || statusBg(m) != paletteStatusBg(t, "dark") {
+		t.Errorf("after the last user theme: theme %s, want dark again", m.theme.name)
+	}
+}
