@@ -98,6 +98,16 @@ func (m *Model) onSelectAction(id string, act action) (tea.Cmd, bool) {
 			s.sel.col = max(0, lineEnd(p.Term, s.sel.line)-1)
 		}
 		m.keepCursorInView(id, p, s, rows)
+	case actWordNext, actWordPrev, actWordEnd, actSpaceWordNext, actSpaceWordPrev, actSpaceWordEnd:
+		m.startCursor(p, s)
+		mv := wordMotion{
+			backward: act == actWordPrev || act == actSpaceWordPrev,
+			toEnd:    act == actWordEnd || act == actSpaceWordEnd,
+			spaces:   act == actSpaceWordNext || act == actSpaceWordPrev || act == actSpaceWordEnd,
+		}
+		to := newWordWalker(p.Term, mv.spaces).move(wordPos{s.sel.line, s.sel.col}, mv)
+		s.sel.line, s.sel.col = to.line, max(0, min(cols-1, to.col))
+		m.keepCursorInView(id, p, s, rows)
 	default:
 		return nil, false
 	}

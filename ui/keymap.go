@@ -36,8 +36,8 @@ var modeNames = []struct {
 }{
 	{modePrefix, "After the prefix", "Press the prefix key (default ctrl+b), release it, then one of these keys."},
 	{modeDirect, "Without the prefix", "These work at any time. Every other key goes to the focused pane."},
-	{modeScroll, "Scrollback mode", "Entered with prefix [ or the mouse wheel; the pane stops following its output."},
-	{modeSelect, "Marking text to copy", "While the copy cursor shows (h, l, 0, $ or v in scrollback mode show it). The copy goes to your terminal's clipboard (OSC 52) and to the session's paste buffers (agentgrid paste). Dragging with the mouse over a pane whose program does not take the mouse marks and copies too."},
+	{modeScroll, "Scrollback mode", "Entered with prefix [ or the mouse wheel; the pane stops following its output. The word motions stop where tmux's vi copy mode does: a word is letters, digits and _, or a run of other punctuation; W, B and E know only spaces."},
+	{modeSelect, "Marking text to copy", "While the copy cursor shows (h, l, 0, $, a word motion or v in scrollback mode show it). The copy goes to your terminal's clipboard (OSC 52) and to the session's paste buffers (agentgrid paste). Dragging with the mouse over a pane whose program does not take the mouse marks and copies too."},
 	{modeAgents, "Agents overlay", "Opened with prefix w: every agent, visible, queued, off screen or finished."},
 	{modeHelp, "Help overlay", "Opened with prefix ?."},
 }
@@ -89,6 +89,12 @@ const (
 	actCursorDown
 	actCursorLineStart
 	actCursorLineEnd
+	actWordNext
+	actWordPrev
+	actWordEnd
+	actSpaceWordNext
+	actSpaceWordPrev
+	actSpaceWordEnd
 	actCopy
 	actSelectCancel
 
@@ -194,6 +200,12 @@ var keymap = []binding{
 	{[]string{"right", "l"}, actCursorRight, "copy cursor right", modeScroll, 0},
 	{[]string{"0"}, actCursorLineStart, "copy cursor to the start of the line", modeScroll, 0},
 	{[]string{"$"}, actCursorLineEnd, "copy cursor to the end of the line's text", modeScroll, 0},
+	{[]string{"w"}, actWordNext, "copy cursor to the next word's start", modeScroll, 0},
+	{[]string{"b"}, actWordPrev, "copy cursor to the word's start, or the previous word's", modeScroll, 0},
+	{[]string{"e"}, actWordEnd, "copy cursor to the word's end, or the next word's", modeScroll, 0},
+	{[]string{"W"}, actSpaceWordNext, "as w, words separated by spaces only", modeScroll, 0},
+	{[]string{"B"}, actSpaceWordPrev, "as b, words separated by spaces only", modeScroll, 0},
+	{[]string{"E"}, actSpaceWordEnd, "as e, words separated by spaces only", modeScroll, 0},
 	{[]string{"q", "esc"}, actScrollExit, "leave scrollback mode", modeScroll, 0},
 
 	{[]string{"up", "k"}, actCursorUp, "copy cursor up (the view follows)", modeSelect, 0},
