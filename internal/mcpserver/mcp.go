@@ -112,7 +112,8 @@ var toolSchemas = map[string]string{
     "worktree": {"type": "string", "minLength": 1, "maxLength": 64, "description": "run the agent in a new git worktree of the repository of cwd, on its own branch agentgrid/NAME: a NAME (letters, digits, . _ -), or \"auto\" for one made from the title"}
   }
 }`,
-	control.ToolList: `{"type": "object", "additionalProperties": false, "properties": {}}`,
+	control.ToolList:  `{"type": "object", "additionalProperties": false, "properties": {}}`,
+	control.ToolKinds: `{"type": "object", "additionalProperties": false, "properties": {}}`,
 	control.ToolRead: `{
   "type": "object", "additionalProperties": false, "required": ["id"],
   "properties": {
@@ -180,54 +181,22 @@ func New(client *control.Client) *mcp.Server {
 	t := mcpTools{c: client}
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}
 
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolSpawn,
-		Description: "Start a background agent in the session's grid: a command (argv), or a kind or a category (see list_kinds) with a prompt. Returns the new agent (its id, state, pane). It may be queued when the grid is full or a limit is reached.",
-		InputSchema: schema(control.ToolSpawn),
-		Annotations: &mcp.ToolAnnotations{Title: "Spawn agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)},
-	}, guard(t.spawn))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolList,
-		Description: "List every agent of the session with its id, title, state (pending, running, waiting, idle, done, failed, killed), why it is in that state, exit code and queue position.",
-		InputSchema: schema(control.ToolList),
-		Annotations: withTitle(readOnly, "List agents"),
-	}, guard(t.list))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolRead,
-		Description: "Read an agent's terminal screen as text, optionally with scrollback history above it. Works after the agent has finished.",
-		InputSchema: schema(control.ToolRead),
-		Annotations: withTitle(readOnly, "Read agent output"),
-	}, guard(t.readOutput))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolSend,
-		Description: "Type text into an agent's terminal, by default followed by Enter: answer a question, approve a prompt, give the next instruction.",
-		InputSchema: schema(control.ToolSend),
-		Annotations: &mcp.ToolAnnotations{Title: "Send to agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
-	}, guard(t.send))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolWait,
-		Description: "Wait until the given agents have finished (or, with until, finished a turn, gone idle or wait for input; with any, one of them), for at most 50 seconds, then return their states; finished is false if they are not there yet, so call it again.",
-		InputSchema: schema(control.ToolWait),
-		Annotations: withTitle(readOnly, "Wait for agents"),
-	}, guard(t.wait))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolEvents,
-		Description: "Notices about the agents you started, oldest first: a finished turn (with its first line), an exit (with its code), a wait for input (with the reason). Pass the returned cursor to the next call to get only newer ones; with timeout_seconds it waits for the next notice.",
-		InputSchema: schema(control.ToolEvents),
-		Annotations: withTitle(readOnly, "Agent events"),
-	}, guard(t.events))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolClose,
-		Description: "Stop an agent's process (SIGHUP, then SIGTERM, then SIGKILL) and close its pane. Its output log stays on disk.",
-		InputSchema: schema(control.ToolClose),
-		Annotations: &mcp.ToolAnnotations{Title: "Close agent", DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
-	}, guard(t.close))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        control.ToolStatus,
-		Description: "Show a short note in the session's status line under a key (empty text clears it), optionally scoped to one agent and expiring after a ttl.",
-		InputSchema: schema(control.ToolStatus),
-		Annotations: &mcp.ToolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
-	}, guard(t.setStatus))
+	addTool(s, control.ToolSpawn, "Start a background agent in the session's grid: a command (argv), or a kind or a category (see list_kinds) with a prompt. Returns the new agent (its id, state, pane). It may be queued when the grid is full or a limit is reached.",
+		&mcp.ToolAnnotations{Title: "Spawn agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)}, t.spawn)
+	addTool(s, control.ToolList, "List every agent of the session with its id, title, state (pending, running, waiting, idle, done, failed, killed), why it is in that state, exit code and queue position.",
+		withTitle(readOnly, "List agents"), t.list)
+	addTool(s, control.ToolRead, "Read an agent's terminal screen as text, optionally with scrollback history above it. Works after the agent has finished.",
+		withTitle(readOnly, "Read agent output"), t.readOutput)
+	addTool(s, control.ToolSend, "Type text into an agent's terminal, by default followed by Enter: answer a question, approve a prompt, give the next instruction.",
+		&mcp.ToolAnnotations{Title: "Send to agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}, t.send)
+	addTool(s, control.ToolWait, "Wait until the given agents have finished (or, with until, finished a turn, gone idle or wait for input; with any, one of them), for at most 50 seconds, then return their states; finished is false if they are not there yet, so call it again.",
+		withTitle(readOnly, "Wait for agents"), t.wait)
+	addTool(s, control.ToolEvents, "Notices about the agents you started, oldest first: a finished turn (with its first line), an exit (with its code), a wait for input (with the reason). Pass the returned cursor to the next call to get only newer ones; with timeout_seconds it waits for the next notice.",
+		withTitle(readOnly, "Agent events"), t.events)
+	addTool(s, control.ToolClose, "Stop an agent's process (SIGHUP, then SIGTERM, then SIGKILL) and close its pane. Its output log stays on disk.",
+		&mcp.ToolAnnotations{Title: "Close agent", DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)}, t.close)
+	addTool(s, control.ToolStatus, "Show a short note in the session's status line under a key (empty text clears it), optionally scoped to one agent and expiring after a ttl.",
+		&mcp.ToolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)}, t.setStatus)
 	addLoopTool(s, t)
 	addKindTools(s, t)
 	hideRefusedTools(s, client)
@@ -252,6 +221,12 @@ func hideRefusedTools(s *mcp.Server, client *control.Client) {
 		}
 	}
 	s.RemoveTools(hide...)
+}
+
+// addTool adds the tool name with its input schema (toolSchemas) and its
+// handler behind guard.
+func addTool[In any](s *mcp.Server, name, description string, ann *mcp.ToolAnnotations, h func(context.Context, In) (any, error)) {
+	mcp.AddTool(s, &mcp.Tool{Name: name, Description: description, InputSchema: schema(name), Annotations: ann}, guard(h))
 }
 
 func withTitle(a *mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {

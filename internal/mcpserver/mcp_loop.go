@@ -44,14 +44,10 @@ func init() {
 }
 
 func addLoopTool(s *mcp.Server, t mcpTools) {
-	mcp.AddTool(s, &mcp.Tool{
-		Name: control.ToolLoop,
-		Description: "Keep an agent on its task: after each turn it finishes, the session sends it the task again (iteration k/max and the promise's format) " +
-			"until its final message contains <promise>PROMISE</promise>, max turns ran, or the user types into its pane (which pauses the loop). " +
-			"op stop ends a loop, op resume continues a paused one. Returns the loop: iteration, status (running, paused, succeeded, stopped) and why.",
-		InputSchema: schema(control.ToolLoop),
-		Annotations: &mcp.ToolAnnotations{Title: "Loop agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
-	}, guard(t.loop))
+	addTool(s, control.ToolLoop, "Keep an agent on its task: after each turn it finishes, the session sends it the task again (iteration k/max and the promise's format) "+
+		"until its final message contains <promise>PROMISE</promise>, max turns ran, or the user types into its pane (which pauses the loop). "+
+		"op stop ends a loop, op resume continues a paused one. Returns the loop: iteration, status (running, paused, succeeded, stopped) and why.",
+		&mcp.ToolAnnotations{Title: "Loop agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}, t.loop)
 }
 
 func (t mcpTools) loop(ctx context.Context, in loopInput) (any, error) {
