@@ -3,29 +3,31 @@
 package control
 
 import (
-	"fmt"
 	"net"
 
 	"golang.org/x/sys/unix"
 )
 
+// pollWriteShut is nothing more here: poll reports POLLHUP once the peer
+// can send no more (EV_EOF).
+const pollWriteShut = 0
+
 // peerPID is the process id of the process that connected c (LOCAL_PEERPID).
 func peerPID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+	return sockopt(c, "process id", func(fd int) (int, error) {
+		return unix.GetsockoptInt(fd, unix.SOL_LOCAL, unix.LOCAL_PEERPID)
+	})
+}
+
+// peerUID is the user id of the process on the other end of c (LOCAL_PEERCRED).
+func peerUID(c *net.UnixConn) (int, error) {
+	cred, err := sockopt(c, "credentials", func(fd int) (*unix.Xucred, error) {
+		return unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	})
 	if err != nil {
-		return 0, fmt.Errorf("read the peer's process id: %w", err)
+		return -1, err
 	}
-	var pid int
-	var pidErr error
-	if err := raw.Control(func(fd uintptr) {
-		pid, pidErr = unix.GetsockoptInt(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERPID)
-	}); err != nil {
-		return 0, fmt.Errorf("read the peer's process id: %w", err)
-	}
-	if pidErr != nil {
-		return 0, fmt.Errorf("read the peer's process id: %w", pidErr)
-	}
-	return pid, nil
+	return int(cred.Uid), nil
 }
 
 // descendsFrom walks pid's parents (sysctl kern.proc.pid) up to ancestor. A
@@ -47,13 +49,4 @@ func descendsFrom(pid, ancestor int) bool {
 		pid = int(kp.Eproc.Ppid)
 	}
 	return true
-}
-
-// sessionOf is pid's session id, or 0 when it cannot be read.
-func sessionOf(pid int) int {
-	sid, err := unix.Getsid(pid)
-	if err != nil {
-		return 0
-	}
-	return sid
 }

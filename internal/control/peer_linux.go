@@ -3,7 +3,6 @@
 package control
 
 import (
-	"fmt"
 	"net"
 	"os"
 	"strconv"
@@ -12,23 +11,34 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerPID is the process id of the process that connected c (SO_PEERCRED).
+// pollWriteShut is what poll reports, besides POLLHUP, for a peer that
+// only shut down its writing side (POLLRDHUP), which ends its blocking
+// requests just as reading EOF does.
+const pollWriteShut = unix.POLLRDHUP
+
+// peerCred is the credentials of the process that connected c (SO_PEERCRED).
+func peerCred(c *net.UnixConn) (*unix.Ucred, error) {
+	return sockopt(c, "credentials", func(fd int) (*unix.Ucred, error) {
+		return unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
+	})
+}
+
+// peerPID is the process id of the process that connected c.
 func peerPID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+	cred, err := peerCred(c)
 	if err != nil {
-		return 0, fmt.Errorf("read the peer's credentials: %w", err)
-	}
-	var cred *unix.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return 0, fmt.Errorf("read the peer's credentials: %w", err)
-	}
-	if credErr != nil {
-		return 0, fmt.Errorf("read the peer's credentials: %w", credErr)
+		return 0, err
 	}
 	return int(cred.Pid), nil
+}
+
+// peerUID is the user id of the process on the other end of c.
+func peerUID(c *net.UnixConn) (int, error) {
+	cred, err := peerCred(c)
+	if err != nil {
+		return -1, err
+	}
+	return int(cred.Uid), nil
 }
 
 // descendsFrom walks pid's parents in /proc up to ancestor. A process that
@@ -73,13 +83,4 @@ func parentPID(pid int) (int, bool) {
 	}
 	ppid, err := strconv.Atoi(f[1])
 	return ppid, err == nil
-}
-
-// sessionOf is pid's session id, or 0 when it cannot be read.
-func sessionOf(pid int) int {
-	sid, err := unix.Getsid(pid)
-	if err != nil {
-		return 0
-	}
-	return sid
 }
