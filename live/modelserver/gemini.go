@@ -57,10 +57,8 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 			}
 		}
 	}
-	s.record(req)
-	rep := Answer(req)
-	if rep.Status != 0 {
-		writeError(w, rep.Status, "scripted failure")
+	rep, ok := s.answer(w, req)
+	if !ok {
 		return
 	}
 	var part map[string]any

@@ -42,10 +42,8 @@ func (s *Server) openaiResponses(w http.ResponseWriter, body []byte, path string
 			break
 		}
 	}
-	s.record(req)
-	rep := Answer(req)
-	if rep.Status != 0 {
-		writeError(w, rep.Status, "scripted failure")
+	rep, ok := s.answer(w, req)
+	if !ok {
 		return
 	}
 	id := s.nextID("resp")

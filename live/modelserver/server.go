@@ -100,6 +100,18 @@ func (s *Server) record(r Request) {
 	}
 }
 
+// answer records req and returns the script's reply to it; false when the
+// reply is a scripted failure, which it has written.
+func (s *Server) answer(w http.ResponseWriter, req Request) (Reply, bool) {
+	s.record(req)
+	rep := Answer(req)
+	if rep.Status != 0 {
+		writeError(w, rep.Status, "scripted failure")
+		return rep, false
+	}
+	return rep, true
+}
+
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {

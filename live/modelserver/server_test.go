@@ -170,3 +170,30 @@ func TestGeminiScript(t *testing.T) {
 		t.Errorf("requests: %+v", r)
 	}
 }
+
+// TestScriptedFailureEveryAPI: FAIL answers with that HTTP status on each
+// API, and the request is recorded all the same.
+func TestScriptedFailureEveryAPI(t *testing.T) {
+	s, err := Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, c := range []struct{ path, body string }{
+		{"/v1/messages", `{"model":"m","tools":[{"name":"t"}],"messages":[{"role":"user","content":"FAIL 429"}]}`},
+		{"/v1/responses", `{"model":"m","stream":true,"tools":[{"type":"function","name":"t"}],"input":[{"role":"user","content":"FAIL 429"}]}`},
+		{"/v1beta/models/m:streamGenerateContent?alt=sse", `{"tools":[{"functionDeclarations":[{"name":"t"}]}],"contents":[{"role":"user","parts":[{"text":"FAIL 429"}]}]}`},
+	} {
+		resp, err := http.Post(s.URL+c.path, "application/json", strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 429 {
+			t.Errorf("%s: FAIL 429 answered %d", c.path, resp.StatusCode)
+		}
+		if n := len(s.Requests()); n != i+1 {
+			t.Errorf("%s: %d requests recorded, want %d", c.path, n, i+1)
+		}
+	}
+}
