@@ -141,18 +141,7 @@ func (a *agent) info(q *queueEntry, number int) control.AgentInfo {
 		t := q.Since
 		in.QueuedSince = &t
 	}
-	if a.code != nil {
-		c := *a.code
-		in.ExitCode = &c
-	}
-	if !a.started.IsZero() {
-		t := a.started
-		in.Started = &t
-	}
-	if !a.ended.IsZero() {
-		t := a.ended
-		in.Ended = &t
-	}
+	in.ExitCode, in.Started, in.Ended = a.lifecycle()
 	return in
 }
 
@@ -162,19 +151,26 @@ func (a *agent) ref(prev agentstate.State) *hooks.AgentRef {
 		ID: a.id, Title: a.displayTitle(), Kind: a.kind, State: string(a.f.State), PrevState: string(prev),
 		Why: a.f.Why, Source: a.f.Source, Created: a.created,
 	}
+	r.ExitCode, r.Started, r.Ended = a.lifecycle()
+	return r
+}
+
+// lifecycle is copies of the agent's exit code, start and end for a
+// snapshot or an event to keep: nil for what has not happened yet.
+func (a *agent) lifecycle() (code *int, started, ended *time.Time) {
 	if a.code != nil {
 		c := *a.code
-		r.ExitCode = &c
+		code = &c
 	}
 	if !a.started.IsZero() {
 		t := a.started
-		r.Started = &t
+		started = &t
 	}
 	if !a.ended.IsZero() {
 		t := a.ended
-		r.Ended = &t
+		ended = &t
 	}
-	return r
+	return code, started, ended
 }
 
 // isInterruptKey reports whether input is Esc or ctrl+c alone: the keys
