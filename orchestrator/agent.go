@@ -155,7 +155,7 @@ func (a *agent) ref(prev agentstate.State) *hooks.AgentRef {
 	return r
 }
 
-// lifecycle is copies of the agent's exit code, start and end for a
+// lifecycle returns copies of the agent's exit code, start and end for a
 // snapshot or an event to keep: nil for what has not happened yet.
 func (a *agent) lifecycle() (code *int, started, ended *time.Time) {
 	if a.code != nil {
