@@ -109,21 +109,9 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 		m.sendKey(k)
 	case actNewAgent:
 		return m.openPrompt(newAgentPrompt(m.width, m.height, m.ui))
-	case actFocusLeft:
+	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown:
 		unzoom := m.unzoomForFocus("")
-		m.focusDir(layout.Left)
-		return tea.Batch(unzoom, m.syncSnapshot())
-	case actFocusRight:
-		unzoom := m.unzoomForFocus("")
-		m.focusDir(layout.Right)
-		return tea.Batch(unzoom, m.syncSnapshot())
-	case actFocusUp:
-		unzoom := m.unzoomForFocus("")
-		m.focusDir(layout.Up)
-		return tea.Batch(unzoom, m.syncSnapshot())
-	case actFocusDown:
-		unzoom := m.unzoomForFocus("")
-		m.focusDir(layout.Down)
+		m.focusDir(focusDirs[act])
 		return tea.Batch(unzoom, m.syncSnapshot())
 	case actFocusNumber:
 		return m.goToAgent(k.String())
@@ -190,6 +178,11 @@ func readOnlyAction(act action) bool {
 		return true
 	}
 	return false
+}
+
+// focusDirs is the direction each focus key moves in.
+var focusDirs = map[action]layout.Direction{
+	actFocusLeft: layout.Left, actFocusRight: layout.Right, actFocusUp: layout.Up, actFocusDown: layout.Down,
 }
 
 // focusDir moves focus to the neighbouring pane in direction dir. Among

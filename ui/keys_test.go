@@ -437,6 +437,23 @@ func TestFocusReturnsToPreviousPane(t *testing.T) {
 	}
 }
 
+// TestFocusKeysEachMoveTheirWay: each of the four focus keys moves focus
+// in its own direction (main on the left, a1 above a2 on the right).
+func TestFocusKeysEachMoveTheirWay(t *testing.T) {
+	snap := testSnapshot()
+	snap.Focus = "a1"
+	m, eng := newTestModelConfig(t, snap, altArrowsConfig())
+	for _, step := range []struct{ key, want string }{
+		{"alt+down", "focus a2"}, {"alt+up", "focus a1"}, {"alt+left", "focus main"}, {"alt+right", "focus a1"},
+	} {
+		press(t, m, step.key)
+		if got := eng.lastCall(); got != step.want {
+			t.Fatalf("%s: %q, want %q", step.key, got, step.want)
+		}
+		refreshFrom(m)
+	}
+}
+
 // TestHelpShowsAltArrowsOnlyWhenOn: the help overlay is generated from the
 // keymap and lists only the bindings that work.
 func TestHelpShowsAltArrowsOnlyWhenOn(t *testing.T) {
