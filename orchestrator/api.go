@@ -54,7 +54,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 		return control.AgentInfo{}, err
 	}
 	rt.token = token
-	kind, argv, kindEnv, err := resolveRoute(e.cfg, &rt, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token})
+	kind, argv, kindEnv, err := resolveRoute(e.cfg, &rt, e.wiring(id, token))
 	if err != nil {
 		return control.AgentInfo{}, err
 	}

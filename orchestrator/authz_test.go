@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/panes"
@@ -423,7 +424,7 @@ func TestHookHandlersActForTheUser(t *testing.T) {
 // argv is shown by list --json and readable by every local user).
 func TestTokenStaysOutOfCommandLines(t *testing.T) {
 	cfg := config.Default()
-	sess := sessionEnv{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid", Token: newToken()}
+	sess := agentcli.Wiring{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid", Token: newToken()}
 	for _, kind := range []string{"claude", "codex", "gemini", "opencode"} {
 		argv, env, err := resolveKind(cfg, control.SpawnRequest{Kind: kind, Prompt: "go"}, sess)
 		if err != nil {

@@ -15,19 +15,10 @@ import (
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
-// sessionEnv is what a kind preset needs to know about the session to wire
-// an agent CLI to it.
-type sessionEnv struct {
-	Session  string
-	Socket   string
-	AgentID  string
-	StateDir string // where generated per-agent files go
-	// Token is the agent's secret (AGENTGRID_TOKEN); programs the CLI starts
-	// with a filtered environment (its MCP server) find it through a file.
-	Token string
-	// Exe is the agentgrid binary the CLI's hooks and MCP server run; empty
-	// means os.Executable().
-	Exe string
+// wiring is the session's part of the wiring of agent id's CLI, whose
+// secret is token.
+func (e *Engine) wiring(id, token string) agentcli.Wiring {
+	return agentcli.Wiring{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token}
 }
 
 // resolveKind turns a spawn request into the argv to run and the extra
@@ -38,15 +29,17 @@ type sessionEnv struct {
 // substituted, and the agent CLI named by the preset's `hooks` is wired to
 // this session for this process only — never by editing the user's own
 // config files. What the wiring is (settings files, flags, environment) is
-// each CLI's own, in internal/agentcli/NAME.
-func resolveKind(cfg config.Config, req control.SpawnRequest, sess sessionEnv) (argv []string, env []string, err error) {
+// each CLI's own, in internal/agentcli/NAME. sess is the session's part
+// of the wiring (Session, Socket, AgentID, StateDir, Token, and Exe, empty
+// for os.Executable()); what to wire comes from the kind.
+func resolveKind(cfg config.Config, req control.SpawnRequest, sess agentcli.Wiring) (argv []string, env []string, err error) {
 	return resolveKindModel(cfg, req, "", sess)
 }
 
 // resolveKindModel is resolveKind with a model for the kind's CLI: its
 // model arguments (agentcli.CLI.ModelArgs) go after the command and
 // before the prompt's, each one argv element.
-func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string, sess sessionEnv) (argv []string, env []string, err error) {
+func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string, sess agentcli.Wiring) (argv []string, env []string, err error) {
 	if req.Kind == "" {
 		if len(req.Argv) == 0 {
 			return nil, nil, errors.New("no command given: pass a command after -- or choose a kind with --kind")
@@ -101,7 +94,7 @@ func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string,
 // orchestrator.kind, or else the preset whose command or hooks adapter
 // matches argv[0]'s base name. A command no preset matches runs unchanged.
 // sess.AgentID is normally MainID. An empty argv takes the preset's command.
-func resolveOrchestrator(cfg config.Config, argv []string, sess sessionEnv) ([]string, []string, error) {
+func resolveOrchestrator(cfg config.Config, argv []string, sess agentcli.Wiring) ([]string, []string, error) {
 	name := cfg.Orchestrator.Kind
 	if name == "" && len(argv) > 0 {
 		name = kindFor(cfg, argv[0])
@@ -145,7 +138,7 @@ func cliOf(cmd string) string {
 
 // wireCLI adds the per-process wiring for cli to argv/env: what want asks
 // for of hooks, MCP and agent teams.
-func wireCLI(cli string, want agentcli.Wiring, argv, env []string, sess sessionEnv) ([]string, []string, error) {
+func wireCLI(cli string, want agentcli.Wiring, argv, env []string, sess agentcli.Wiring) ([]string, []string, error) {
 	if cli == "" || (!want.Hooks && !want.MCP && !want.Teams) {
 		return argv, env, nil
 	}
@@ -161,8 +154,7 @@ func wireCLI(cli string, want agentcli.Wiring, argv, env []string, sess sessionE
 		}
 		exe = p
 	}
-	return c.Wire(agentcli.Wiring{
-		Session: sess.Session, Socket: sess.Socket, AgentID: sess.AgentID, StateDir: sess.StateDir,
-		Token: sess.Token, Exe: exe, Hooks: want.Hooks, MCP: want.MCP, Teams: want.Teams,
-	}, argv, env)
+	w := sess
+	w.Exe, w.Hooks, w.MCP, w.Teams = exe, want.Hooks, want.MCP, want.Teams
+	return c.Wire(w, argv, env)
 }

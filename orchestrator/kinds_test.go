@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
-func testSess(t *testing.T) sessionEnv {
+func testSess(t *testing.T) agentcli.Wiring {
 	t.Helper()
-	return sessionEnv{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid"}
+	return agentcli.Wiring{Session: "s1", Socket: "/run/ag/s1.sock", AgentID: "a1", StateDir: t.TempDir(), Exe: "/opt/ag/agentgrid"}
 }
 
 func TestResolveKindGoldenArgv(t *testing.T) {

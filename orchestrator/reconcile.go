@@ -349,7 +349,7 @@ func (e *Engine) startMain(argv []string) {
 	vars := append([]string{"AGENTGRID_AGENT_ID=" + control.MainID}, e.paneVars(control.MainID)...)
 	// An orchestrator that is a known agent CLI (orchestrator.kind, or a
 	// command matching a [kinds] preset) gets that preset's wiring.
-	margv, menv, err := resolveOrchestrator(e.cfg, argv, sessionEnv{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: control.MainID, StateDir: e.opts.StateDir, Token: token})
+	margv, menv, err := resolveOrchestrator(e.cfg, argv, e.wiring(control.MainID, token))
 	if err != nil {
 		e.log.Warn("the orchestrator's kind preset could not be applied; starting it plainly", "argv", argv, "err", err)
 	} else {

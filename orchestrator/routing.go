@@ -97,7 +97,7 @@ func newRouting(cfg config.Config, req control.SpawnRequest) (routing, error) {
 
 // resolveRoute resolves the route running now into argv and the kind's
 // environment, and records its kind, model and provider.
-func resolveRoute(cfg config.Config, rt *routing, sess sessionEnv) (kind string, argv, env []string, err error) {
+func resolveRoute(cfg config.Config, rt *routing, sess agentcli.Wiring) (kind string, argv, env []string, err error) {
 	if len(rt.routes) == 0 {
 		argv, env, err = resolveKind(cfg, rt.req, sess)
 		return rt.req.Kind, argv, env, err
@@ -200,9 +200,7 @@ func (e *Engine) moveOn(a *agent, failure, why string) bool {
 		rt.at++
 		rt.try = 1
 		next := rt.routes[rt.at]
-		kind, argv, env, err := resolveRoute(e.cfg, rt, sessionEnv{
-			Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: a.id, StateDir: e.opts.StateDir, Token: rt.token,
-		})
+		kind, argv, env, err := resolveRoute(e.cfg, rt, e.wiring(a.id, rt.token))
 		if err != nil {
 			rt.step(now, "could not fall back to %s: %v", fallbackText(next), err)
 			continue
