@@ -410,9 +410,13 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 		switch {
 		case restated:
 		case sig.Status != "":
-			e.status.Set(id, sig.Status, id, src, 0)
+			if e.status.Set(id, sig.Status, id, src, 0) {
+				e.st.news = true
+			}
 		case sig.State.Resting() || sig.SessionEnd:
-			e.status.Clear(id)
+			if e.status.Clear(id) {
+				e.st.news = true
+			}
 		}
 		e.loopHeard(a, sig)
 		e.publish()
@@ -476,6 +480,13 @@ func (e *Engine) FocusOutput() <-chan struct{} { return e.focusChanged }
 // the frame rate has spent; it comes at most once per spawn or keystroke,
 // so it cannot flood.
 func (e *Engine) AwaitedOutput() <-chan struct{} { return e.awaited }
+
+// StateChanged is poked (cap 1, non-blocking), in addition to Changed,
+// once a published snapshot shows an agent's new state or reason, or the
+// status a hook set for it: what a user watching the agents waits for. The
+// UI draws it at once, ahead of its frame budget, unless it drew a frame a
+// moment ago; a flood of them still shares frames.
+func (e *Engine) StateChanged() <-chan struct{} { return e.news }
 
 // agentSettled is agent id's info; an id not yet in the snapshot is looked
 // up again after one turn of the engine's loop (a spawn just answered may

@@ -65,6 +65,7 @@ type Engine struct {
 	changed      chan struct{}
 	focusChanged chan struct{} // poked when the focused pane prints
 	awaited      chan struct{} // poked on a first output and on a keystroke's echo
+	news         chan struct{} // poked when a snapshot shows an agent's new state or a hook's status
 	snap         atomic.Pointer[Snapshot]
 
 	finMu sync.Mutex
@@ -108,6 +109,7 @@ type reconcilerState struct {
 	waitSeq     uint64
 	lastWaiting string
 	finished    bool // an agent finished since the last snapshot (wakes Wait)
+	news        bool // an agent's state, reason or hook status changed since the last snapshot
 
 	tmux tmuxState // what tmux commands remember (tmux.go)
 }
@@ -151,7 +153,7 @@ func New(cfg config.Config, o Options) (*Engine, error) {
 		bus: hooks.NewBus(), status: hooks.NewStatusStore(o.Clock.Now), cwd: cwd, auth: newAuthority(),
 		pol:  policy.New(policyRules(cfg)),
 		cmds: make(chan command), quit: make(chan struct{}), loopEnd: make(chan struct{}),
-		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), awaited: make(chan struct{}, 1), finCh: make(chan struct{}),
+		changed: make(chan struct{}, 1), focusChanged: make(chan struct{}, 1), awaited: make(chan struct{}, 1), news: make(chan struct{}, 1), finCh: make(chan struct{}),
 	}
 	e.board.wake = make(chan struct{}, 1)
 	e.pol.SetLive(e.liveAgent)

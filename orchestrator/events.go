@@ -132,6 +132,7 @@ func (e *Engine) apply(a *agent, ev evidence) {
 	a.f = fuseState(a.f, ev, e.fusionConfig())
 	e.st.dirty = true
 	if a.f.State != old.State || a.f.Source != old.Source || a.f.Why != old.Why {
+		e.st.news = true
 		a.history = append(a.history, control.Transition{Time: ev.Time, From: old.State, To: a.f.State, Why: a.f.Why, Source: a.f.Source})
 		if len(a.history) > historyLen {
 			a.history = a.history[len(a.history)-historyLen:]

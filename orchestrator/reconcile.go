@@ -435,6 +435,14 @@ func (e *Engine) publish() {
 	}
 	e.turns.poke() // waits on states (turns.go)
 	e.poke()
+	if s.news {
+		// After the snapshot that shows it, so the frame it asks for does.
+		s.news = false
+		select {
+		case e.news <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // shown records that the published snapshot shows a's pane, and pokes

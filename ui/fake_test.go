@@ -74,6 +74,7 @@ func (f *fakeEngine) Snapshot() orchestrator.Snapshot {
 func (f *fakeEngine) Changed() <-chan struct{}       { return f.changed }
 func (f *fakeEngine) FocusOutput() <-chan struct{}   { return nil }
 func (f *fakeEngine) AwaitedOutput() <-chan struct{} { return nil }
+func (f *fakeEngine) StateChanged() <-chan struct{}  { return nil }
 func (f *fakeEngine) Input(id string, data []byte) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

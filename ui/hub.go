@@ -58,7 +58,7 @@ type Hub struct {
 type client struct {
 	readOnly bool
 	// The frame pump's channels, poked by the hub's fan-out (cap 1).
-	changed, urgent, fresh chan struct{}
+	changed, urgent, fresh, news chan struct{}
 	// area is the client's pane area (cols<<32 | rows).
 	area atomic.Uint64
 	// A read-only client's own focus ("" follows the engine's) and zoom.
@@ -126,7 +126,7 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 	h.wg.Add(1)
 	defer h.wg.Done()
 	h.fan.Do(func() { go h.fanOut() })
-	c := &client{readOnly: p.ReadOnly, changed: make(chan struct{}, 1), urgent: make(chan struct{}, 1), fresh: make(chan struct{}, 1)}
+	c := &client{readOnly: p.ReadOnly, changed: make(chan struct{}, 1), urgent: make(chan struct{}, 1), fresh: make(chan struct{}, 1), news: make(chan struct{}, 1)}
 	if !p.ReadOnly {
 		// A read-write client starts with the view the session has.
 		s := h.eng.Snapshot()
@@ -326,7 +326,7 @@ func (h *Hub) fanOut() {
 	if st := h.eng.Status(); st != nil {
 		status = st.Changed()
 	}
-	changed, urgent, fresh := h.eng.Changed(), h.eng.FocusOutput(), h.eng.AwaitedOutput()
+	changed, urgent, fresh, news := h.eng.Changed(), h.eng.FocusOutput(), h.eng.AwaitedOutput(), h.eng.StateChanged()
 	for {
 		pick := func(c *client) chan struct{} { return c.changed }
 		select {
@@ -336,6 +336,8 @@ func (h *Hub) fanOut() {
 		case <-status:
 		case <-urgent:
 			pick = func(c *client) chan struct{} { return c.urgent }
+		case <-news:
+			pick = func(c *client) chan struct{} { return c.news }
 		case <-fresh:
 			pick = func(c *client) chan struct{} { return c.fresh }
 		}

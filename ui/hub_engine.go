@@ -27,6 +27,7 @@ var _ engine = (*clientEngine)(nil)
 func (e *clientEngine) Changed() <-chan struct{}       { return e.c.changed }
 func (e *clientEngine) FocusOutput() <-chan struct{}   { return e.c.urgent }
 func (e *clientEngine) AwaitedOutput() <-chan struct{} { return e.c.fresh }
+func (e *clientEngine) StateChanged() <-chan struct{}  { return e.c.news }
 
 // fannedOut tells run that the pump's channels above cover the status
 // store's changes too.

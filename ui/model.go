@@ -40,6 +40,7 @@ type engine interface {
 	Changed() <-chan struct{}
 	FocusOutput() <-chan struct{}
 	AwaitedOutput() <-chan struct{}
+	StateChanged() <-chan struct{}
 	Input(id string, data []byte) error
 	Send(id string, data []byte) error
 	Focus(id string)

@@ -131,7 +131,7 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 			}
 		}
 		pump := newFramePump(p.Send, cfg.UI.FPS, eng.FocusOutput(), changed...)
-		pump.fresh = eng.AwaitedOutput()
+		pump.fresh, pump.news = eng.AwaitedOutput(), eng.StateChanged()
 		p.Go("the frame pump", func() { pump.run(p.Context()) })
 	}
 	err := termrt.Run(ctx, session{m}, opts.rt)
