@@ -13,10 +13,25 @@ import (
 	"github.com/agentgrid/agentgrid/layout"
 )
 
+// The event types a session publishes, which [[hooks]] on may list
+// (package hooks says what each one is).
+const (
+	EventSessionStart  = "session_start"
+	EventSessionEnd    = "session_end"
+	EventAgentQueued   = "agent_queued"
+	EventAgentStarted  = "agent_started"
+	EventAgentState    = "agent_state"
+	EventAgentExited   = "agent_exited"
+	EventAgentClosed   = "agent_closed"
+	EventStatusChanged = "status_changed"
+	EventBell          = "bell"
+	EventAgentTurnDone = "agent_turn_done"
+)
+
 // Events are the hook event names, in the order they are documented.
 var Events = []string{
-	"session_start", "session_end", "agent_queued", "agent_started", "agent_state",
-	"agent_exited", "agent_closed", "status_changed", "bell", "agent_turn_done",
+	EventSessionStart, EventSessionEnd, EventAgentQueued, EventAgentStarted, EventAgentState,
+	EventAgentExited, EventAgentClosed, EventStatusChanged, EventBell, EventAgentTurnDone,
 }
 
 // The grants [kinds.NAME] grants may list: each lets agents of the kind do

@@ -33,32 +33,27 @@ package hooks
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/agentgrid/agentgrid/config"
 )
 
-// Event types published on the Bus and matched by a handler's `on` list.
+// Event types published on the Bus and matched by a handler's `on` list
+// (the names are config's, which validates that list: config.Events).
 const (
-	EventSessionStart  = "session_start"  // the session is up (socket listening, orchestrator started)
-	EventSessionEnd    = "session_end"    // the session is shutting down
-	EventAgentQueued   = "agent_queued"   // a spawn request waits for a slot or a concurrency permit
-	EventAgentStarted  = "agent_started"  // the agent's process is running
-	EventAgentState    = "agent_state"    // every state transition (agent.state, agent.prev_state, why, source)
-	EventAgentExited   = "agent_exited"   // the process exited (agent.exit_code set)
-	EventAgentClosed   = "agent_closed"   // the pane was closed and the agent forgotten by the grid
-	EventStatusChanged = "status_changed" // a status entry was set, cleared or expired
-	EventBell          = "bell"           // an agent rang the terminal bell or sent a notification
+	EventSessionStart  = config.EventSessionStart  // the session is up (socket listening, orchestrator started)
+	EventSessionEnd    = config.EventSessionEnd    // the session is shutting down
+	EventAgentQueued   = config.EventAgentQueued   // a spawn request waits for a slot or a concurrency permit
+	EventAgentStarted  = config.EventAgentStarted  // the agent's process is running
+	EventAgentState    = config.EventAgentState    // every state transition (agent.state, agent.prev_state, why, source)
+	EventAgentExited   = config.EventAgentExited   // the process exited (agent.exit_code set)
+	EventAgentClosed   = config.EventAgentClosed   // the pane was closed and the agent forgotten by the grid
+	EventStatusChanged = config.EventStatusChanged // a status entry was set, cleared or expired
+	EventBell          = config.EventBell          // an agent rang the terminal bell or sent a notification
+	// EventAgentTurnDone is published when an agent CLI finished a turn it
+	// was prompted for and said something (agent.summary holds its first
+	// line).
+	EventAgentTurnDone = config.EventAgentTurnDone
 )
-
-// EventAgentTurnDone is published when an agent CLI finished a turn it was
-// prompted for and said something (agent.summary holds its first line).
-const EventAgentTurnDone = "agent_turn_done"
-
-// EventTypes lists every event type in a stable order (for config validation and help).
-func EventTypes() []string {
-	return []string{
-		EventSessionStart, EventSessionEnd, EventAgentQueued, EventAgentStarted, EventAgentState,
-		EventAgentExited, EventAgentClosed, EventStatusChanged, EventBell, EventAgentTurnDone,
-	}
-}
 
 // Event is one thing that happened in a session. Its JSON form is documented
 // in the package comment and in hooks/EVENTS.md.
