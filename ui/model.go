@@ -9,7 +9,7 @@
 // terminals and poke the engine; a frame pump turns those pokes into at most
 // ui.fps frame messages a second, and nothing runs while nothing changes.
 //
-// Run drives the model with agentgrid's own event loop rather than a
+// The hub drives each model with agentgrid's own event loop rather than a
 // tea.Program: it sets the terminal up itself, decodes input into the same
 // tea messages, and writes each new view at once as the rows that changed,
 // so there is no render ticker waking an idle session or delaying a frame.
@@ -128,12 +128,8 @@ type Model struct {
 	readOnly bool
 }
 
-// New builds the UI model for a running engine.
-func New(eng *orchestrator.Engine, cfg config.Config, styles themes.Styles) *Model {
-	return newModel(eng, cfg, styles, time.Now)
-}
-
-// newModel is New over the engine interface and an injectable clock.
+// newModel builds the UI model of one client over the engine (the hub's
+// view of it for that client) with an injectable clock.
 func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() time.Time) *Model {
 	prefix := cfg.Keys.Prefix
 	if prefix == "" {
@@ -204,7 +200,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // View implements tea.Model. It brings the frame's canvas up to date (its
-// cells are what Run draws; Content stays empty) and returns the view's
+// cells are what the runtime draws; Content stays empty) and returns the view's
 // other fields: the cursor, the mouse mode and the terminal modes.
 func (m *Model) View() tea.View {
 	m.render()

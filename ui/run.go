@@ -7,19 +7,17 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/orchestrator"
-	"github.com/agentgrid/agentgrid/themes"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
 
-// Option adjusts how Run drives the terminal; without options Run uses the
-// process's stdin and stdout.
+// Option adjusts how a client's terminal is driven (NewHub's options and
+// the hub's own per client); without options it is the process's stdin
+// and stdout.
 type Option func(*runOptions)
 
 type runOptions struct {
@@ -78,14 +76,6 @@ func options(options []Option) runOptions {
 	return opts
 }
 
-// Run shows the UI for eng until the user quits or ctx ends. It owns the
-// terminal for that time and restores it on every way out, a panic
-// included (the panic is then re-raised with its stack on stderr). Run does
-// not shut the engine down: the caller does, after Run returns.
-func Run(ctx context.Context, eng *orchestrator.Engine, cfg config.Config, styles themes.Styles, opts ...Option) error {
-	return run(ctx, eng, newModel(eng, cfg, styles, time.Now), cfg, opts...)
-}
-
 // session is the session UI as a program of the terminal runtime.
 type session struct{ m *Model }
 
@@ -99,7 +89,10 @@ func (s session) View() termrt.Frame {
 	return termrt.Frame{Canvas: s.m.final, Gen: s.m.gen, Cursor: v.Cursor, Mouse: v.MouseMode}
 }
 
-// run is Run over the engine interface.
+// run shows model m of eng on one terminal until the user quits (or
+// detaches) or ctx ends. It owns the terminal for that time and restores it
+// on every way out, a panic included (the panic is then re-raised with its
+// stack on stderr). It does not shut the engine down.
 func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Option) error {
 	opts := options(opt)
 	if stop := startCPUProfile(opts.rt.Stderr); stop != nil {
