@@ -155,10 +155,7 @@ func newHarness(t *testing.T, cols, rows int, env ...string) *harness {
 	h.mustTmux(args...)
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("last screen:\n%s", h.lastScreen())
-			for i, r := range ms.Requests() {
-				t.Logf("model request %d: %s %s tools=%d last user=%q tool result=%v", i+1, r.API, r.Path, len(r.Tools), firstLine(r.LastUser), r.ToolResult)
-			}
+			h.dumpOnFailure()
 		}
 		// Closing the tmux server only detaches agentgrid's terminal; the
 		// session servers are then ended as a user would (SIGTERM), before
