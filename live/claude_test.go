@@ -115,8 +115,19 @@ func (h *harness) prompt(text string) {
 	h.typeText(text)
 	// Long prompts wrap in the CLI's input box: look for their start.
 	h.screenHas(text[:min(len(text), 40)], 10*time.Second)
+	// The CLI has taken the text (it drew it). Gemini CLI takes an Enter
+	// that comes within 30 ms of the last typed character for part of a
+	// paste and inserts a newline instead of submitting (seen in one run in
+	// eight: the prompt stayed in its input box); a person's Enter never
+	// comes that fast after the text is on screen, and neither does this one.
+	time.Sleep(keystrokeGap)
 	h.keys("Enter")
 }
+
+// keystrokeGap is the least time between a prompt shown and its Enter:
+// well over Gemini CLI's 30 ms in which an Enter is taken for a pasted
+// newline.
+const keystrokeGap = 150 * time.Millisecond
 
 // approve presses Enter on a permission menu showing question until the
 // menu goes: a CLI may ignore keys for a moment after drawing a menu, so
