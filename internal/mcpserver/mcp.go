@@ -42,8 +42,19 @@ agent on its task until it writes a completion promise, within a bound you give.
 // Run serves the agentgrid MCP tools over newline-delimited JSON-RPC on
 // in/out (stdio for `agentgrid mcp`), forwarding every call to the session
 // behind client. It returns when the peer hangs up or ctx ends.
+//
+// Once the peer has the tools (the first tools/list is answered), the
+// session is told (agent.mcp_ready): a CLI's first prompt may wait for it.
 func Run(ctx context.Context, client *control.Client, in io.Reader, out io.Writer) error {
-	err := New(client).Run(ctx, &lineTransport{in: in, out: out})
+	listed := func() {
+		go func() {
+			// An older session does not know the method; nothing waits then.
+			rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			_ = client.MCPReady(rctx)
+		}()
+	}
+	err := New(client).Run(ctx, &lineTransport{in: in, out: out, listed: listed})
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled)) {
 		return nil
 	}

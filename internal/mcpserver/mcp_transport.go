@@ -27,12 +27,16 @@ const maxMCPLine = 4 << 20
 type lineTransport struct {
 	in  io.Reader
 	out io.Writer
+	// listed, when set, runs once after the first answer to the client's
+	// tools/list is written: the client knows the tools from then on.
+	listed func()
 }
 
 // Connect implements mcp.Transport.
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 	c := &lineConn{
 		out:    t.out,
+		listed: t.listed,
 		msgs:   make(chan jsonrpc.Message),
 		done:   make(chan struct{}),
 		closed: make(chan struct{}),
@@ -51,6 +55,13 @@ type lineConn struct {
 	done    chan struct{} // closed when the input ends
 	closed  chan struct{}
 	once    sync.Once
+
+	// listed runs once, after the answer to the first tools/list request
+	// (whose id lists holds) is written.
+	listed     func()
+	lmu        sync.Mutex
+	lists      map[jsonrpc.ID]bool
+	listedOnce sync.Once
 }
 
 func (c *lineConn) readLoop(in io.Reader) {
@@ -72,6 +83,7 @@ func (c *lineConn) readLoop(in io.Reader) {
 		if msg == nil {
 			continue
 		}
+		c.noteList(msg)
 		select {
 		case c.msgs <- msg:
 		case <-c.closed:
@@ -149,7 +161,42 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
-	return c.writeLine(b)
+	if err := c.writeLine(b); err != nil {
+		return err
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && c.answersList(r.ID) {
+		c.listedOnce.Do(c.listed)
+	}
+	return nil
+}
+
+// noteList remembers the id of a tools/list request, while its answer is
+// awaited.
+func (c *lineConn) noteList(msg jsonrpc.Message) {
+	r, ok := msg.(*jsonrpc.Request)
+	if c.listed == nil || !ok || r.Method != "tools/list" || !r.ID.IsValid() {
+		return
+	}
+	c.lmu.Lock()
+	defer c.lmu.Unlock()
+	if c.lists == nil {
+		c.lists = map[jsonrpc.ID]bool{}
+	}
+	c.lists[r.ID] = true
+}
+
+// answersList reports whether id is a tools/list request's, and forgets it.
+func (c *lineConn) answersList(id jsonrpc.ID) bool {
+	if c.listed == nil {
+		return false
+	}
+	c.lmu.Lock()
+	defer c.lmu.Unlock()
+	if !c.lists[id] {
+		return false
+	}
+	delete(c.lists, id)
+	return true
 }
 
 // Close implements mcp.Connection. The reader of stdin cannot be
