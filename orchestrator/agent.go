@@ -81,6 +81,11 @@ type agent struct {
 	wantActivity atomic.Bool
 	idleTimer    Timer
 
+	// prompt is the spawn's prompt still to be typed (typedprompt.go);
+	// mcpReadyAt is when its MCP server last listed agentgrid's tools.
+	prompt     *typedPrompt
+	mcpReadyAt time.Time
+
 	// sig holds what the pane reported and the reconciler has not handled.
 	sig paneSignals
 	// When the last title, bell and notification were handled, and the

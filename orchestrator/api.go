@@ -419,6 +419,7 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 			}
 		}
 		e.loopHeard(a, sig)
+		e.promptHookHeard(a, sig.Event)
 		e.publish()
 	}); derr != nil {
 		return derr
@@ -448,6 +449,9 @@ func (e *Engine) Explain(id string) (control.Explanation, error) {
 		}
 		if a.pane != nil {
 			ex.Evidence = append(ex.Evidence, control.Evidence{Source: sourceActivity, Says: "last output", Time: a.pane.LastOutput()})
+		}
+		if !a.mcpReadyAt.IsZero() {
+			ex.Evidence = append(ex.Evidence, control.Evidence{Source: "mcp", Says: "agentgrid's MCP tools listed", Time: a.mcpReadyAt})
 		}
 	}); derr != nil {
 		return control.Explanation{}, derr

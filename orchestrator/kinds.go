@@ -75,10 +75,19 @@ func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string,
 		if len(k.PromptArgs) == 0 {
 			return nil, nil, fmt.Errorf("kind %q takes no prompt (its prompt_args are empty); pass the command instead", req.Kind)
 		}
+		if promptTyper(cfg, req.Kind) != nil {
+			// Typed in once the CLI is ready (typedprompt.go), not passed.
+			return wireKind(k, argv, env, sess)
+		}
 		for _, a := range k.PromptArgs {
 			argv = append(argv, strings.ReplaceAll(a, "{prompt}", req.Prompt))
 		}
 	}
+	return wireKind(k, argv, env, sess)
+}
+
+// wireKind adds kind k's environment and its CLI's wiring to argv.
+func wireKind(k config.Kind, argv, env []string, sess agentcli.Wiring) ([]string, []string, error) {
 	for _, key := range slices.Sorted(maps.Keys(k.Env)) {
 		env = append(env, key+"="+k.Env[key])
 	}
@@ -87,6 +96,25 @@ func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string,
 		cli = cliOf(argv[0])
 	}
 	return wireCLI(cli, agentcli.Wiring{Hooks: k.Hooks != "", MCP: k.MCP, Teams: k.Teams || k.OMO}, argv, env, sess)
+}
+
+// promptTyper is the CLI of kind when a prompt for it is typed in once the
+// CLI is ready rather than passed on its command line (agentcli.PromptTyper),
+// else nil. That needs the kind to wire both the CLI's hooks (which say it
+// is ready) and agentgrid's MCP server (what the prompt waits for), and to
+// give the prompt as the CLI's own first prompt (the preset's prompt_args:
+// a kind that passes it to a flag, such as a one-shot print mode, keeps it).
+func promptTyper(cfg config.Config, kind string) agentcli.PromptTyper {
+	k, ok := cfg.Kinds[kind]
+	if !ok || k.Hooks == "" || !k.MCP {
+		return nil
+	}
+	cli, ok := registry.Lookup(k.Hooks)
+	if !ok || !slices.Equal(k.PromptArgs, cli.Preset().PromptArgs) {
+		return nil
+	}
+	pt, _ := cli.(agentcli.PromptTyper)
+	return pt
 }
 
 // resolveOrchestrator wires the orchestrator command (`agentgrid -- claude`)

@@ -20,6 +20,12 @@ func testSess(t *testing.T) agentcli.Wiring {
 func TestResolveKindGoldenArgv(t *testing.T) {
 	cfg := config.Default()
 	cfg.Kinds["custom"] = config.Kind{Command: []string{"mytool", "--fast"}, PromptArgs: []string{"--task={prompt}"}, Env: map[string]string{"B": "2", "A": "1"}}
+	print := cfg.Kinds["claude"]
+	print.PromptArgs = []string{"-p", "{prompt}"}
+	cfg.Kinds["claude-print"] = print
+	noMCP := cfg.Kinds["claude"]
+	noMCP.MCP = false
+	cfg.Kinds["claude-nomcp"] = noMCP
 	sess := testSess(t)
 	sd := sess.StateDir
 	home := t.TempDir()
@@ -33,8 +39,14 @@ func TestResolveKindGoldenArgv(t *testing.T) {
 		wantEnv  []string
 	}{
 		{"plain argv", control.SpawnRequest{Argv: []string{"sh", "-c", "make"}}, []string{"sh", "-c", "make"}, nil},
+		// Claude Code's prompt is typed once it is ready (typedprompt.go).
 		{"claude with prompt", control.SpawnRequest{Kind: "claude", Prompt: "fix the tests"},
-			[]string{"claude", "--mcp-config", sd + "/a1-mcp.json", "--settings", sd + "/a1-claude-settings.json", "fix the tests"}, nil},
+			[]string{"claude", "--mcp-config", sd + "/a1-mcp.json", "--settings", sd + "/a1-claude-settings.json"}, nil},
+		// ... unless the kind passes it to a flag, or has no MCP server to wait for.
+		{"claude print mode", control.SpawnRequest{Kind: "claude-print", Prompt: "fix the tests"},
+			[]string{"claude", "--mcp-config", sd + "/a1-mcp.json", "--settings", sd + "/a1-claude-settings.json", "-p", "fix the tests"}, nil},
+		{"claude without MCP", control.SpawnRequest{Kind: "claude-nomcp", Prompt: "fix the tests"},
+			[]string{"claude", "--settings", sd + "/a1-claude-settings.json", "fix the tests"}, nil},
 		{"claude own argv", control.SpawnRequest{Kind: "claude", Argv: []string{"/usr/local/bin/claude", "--model", "opus"}},
 			[]string{"/usr/local/bin/claude", "--mcp-config", sd + "/a1-mcp.json", "--settings", sd + "/a1-claude-settings.json", "--model", "opus"}, nil},
 		{"codex with prompt", control.SpawnRequest{Kind: "codex", Prompt: "rename x"},

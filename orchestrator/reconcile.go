@@ -206,6 +206,7 @@ func (e *Engine) startAgent(a *agent, cols, rows int) bool {
 		e.st.limits.acquire(a.permit)
 	}
 	e.apply(a, evidence{Kind: evStarted, Time: a.started})
+	e.armPrompt(a)
 	e.bus.Publish(hooks.Event{Type: hooks.EventAgentStarted, Time: a.started, Session: e.opts.Session, Agent: a.ref("")})
 	e.log.Info("agent started", "agent", a.id, "pid", a.pid, "argv", a.argv)
 	return true

@@ -104,10 +104,7 @@ func resolveRoute(cfg config.Config, rt *routing, sess agentcli.Wiring) (kind st
 	}
 	r := rt.routes[rt.at]
 	req := rt.req
-	req.Kind, req.Category = r.Kind, ""
-	if req.Prompt != "" {
-		req.Prompt = r.PromptPrefix + req.Prompt
-	}
+	req.Kind, req.Category, req.Prompt = r.Kind, "", rt.prompt()
 	argv, env, err = resolveKindModel(cfg, req, r.Model, sess)
 	if err != nil {
 		return "", nil, nil, err

@@ -46,6 +46,19 @@ type CLI interface {
 	Provider(model string) string
 }
 
+// PromptTyper is a CLI whose prompt agentgrid types into it once it is
+// ready, instead of passing it on its command line, when its kind wires
+// both its hooks and agentgrid's MCP server: started with a prompt
+// argument, the CLI sends that prompt's model request before its MCP
+// servers are connected, so the model's first turn lacks agentgrid's
+// tools. The prompt is typed once the CLI's ReadyEvent hook has arrived and
+// its MCP server has answered the CLI's tools/list (or after a deadline).
+type PromptTyper interface {
+	// ReadyEvent is the hook event after which the CLI takes typed input
+	// ("SessionStart").
+	ReadyEvent() string
+}
+
 // Preset is a CLI's built-in preset: what config.DefaultKinds holds for it.
 type Preset struct {
 	// Command is the argv that starts the CLI; empty means the user's shell.

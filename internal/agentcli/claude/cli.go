@@ -81,6 +81,13 @@ func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, er
 	return agentcli.InsertAfterCommand(argv, flags...), env, nil
 }
 
+// ReadyEvent implements agentcli.PromptTyper: a prompt on Claude Code's
+// command line is sent before its MCP servers are connected (its first
+// request lists none of agentgrid's tools, whatever MCP_CONNECTION_NONBLOCKING
+// or CLAUDE_CODE_MCP_STARTUP_WAIT_MS say), so agentgrid types it once
+// SessionStart has run and the MCP server has listed its tools.
+func (CLI) ReadyEvent() string { return "SessionStart" }
+
 // ModelArgs implements agentcli.CLI: Claude Code takes --model NAME ("claude-haiku-4-5", or an alias such as "opus").
 func (CLI) ModelArgs(model string) []string {
 	if model == "" {

@@ -1,0 +1,134 @@
+package orchestrator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentgrid/agentgrid/panes"
+)
+
+// promptReadyWait is how long a typed prompt waits for its CLI to be ready
+// (its ready hook, and agentgrid's MCP tools listed) before it is typed
+// anyway: a CLI whose MCP server never connects still gets its task.
+const promptReadyWait = 30 * time.Second
+
+// typedPrompt is a spawn's prompt on its way into a CLI that takes it
+// typed (agentcli.PromptTyper): given on its command line, the CLI would
+// send it to the model before agentgrid's MCP server is connected, so the
+// model's first turn would lack agentgrid's tools. It is typed — pasted,
+// then Enter as a key of its own — once the CLI's ready hook has arrived
+// and its MCP server has answered the CLI's tools/list, or when
+// promptReadyWait has passed, whichever comes first; explain says which.
+type typedPrompt struct {
+	text  string
+	cli   string      // the CLI's name, for explain
+	event string      // the hook event after which the CLI takes input
+	pane  *panes.Pane // the process it is for: a retry arms its own
+	ready bool        // the ready hook arrived
+	mcp   bool        // the MCP server listed agentgrid's tools
+	late  bool        // promptReadyWait passed
+	timer Timer
+}
+
+// prompt is the prompt the route running now gives its CLI: the spawn's,
+// after the route's prompt_prefix.
+func (r *routing) prompt() string {
+	if len(r.routes) == 0 || r.req.Prompt == "" {
+		return r.req.Prompt
+	}
+	return r.routes[r.at].PromptPrefix + r.req.Prompt
+}
+
+// armPrompt starts waiting to type a's prompt into the process just
+// started, when its CLI takes the prompt typed (reconciler).
+func (e *Engine) armPrompt(a *agent) {
+	e.dropPrompt(a)
+	text := a.route.prompt()
+	pt := promptTyper(e.cfg, a.kind)
+	if text == "" || pt == nil || a.pane == nil {
+		return
+	}
+	p := &typedPrompt{text: text, cli: e.cfg.Kinds[a.kind].Hooks, event: pt.ReadyEvent(), pane: a.pane}
+	p.timer = e.clock.AfterFunc(promptReadyWait, func() {
+		_ = e.do(func() {
+			if a.prompt == p {
+				p.late = true
+				e.promptTick(a)
+			}
+		})
+	})
+	a.prompt = p
+	a.route.step(e.now(), "the prompt is typed once %s's %s hook has run and agentgrid's MCP tools are listed (at most %v)", p.cli, p.event, promptReadyWait)
+}
+
+// dropPrompt forgets a's prompt still to be typed.
+func (e *Engine) dropPrompt(a *agent) {
+	if a.prompt != nil {
+		a.prompt.timer.Stop()
+		a.prompt = nil
+	}
+}
+
+// promptHookHeard notes a hook event of a's CLI (reconciler).
+func (e *Engine) promptHookHeard(a *agent, event string) {
+	if p := a.prompt; p != nil && event == p.event {
+		p.ready = true
+		e.promptTick(a)
+	}
+}
+
+// MCPReady notes that agent id's CLI has listed agentgrid's MCP tools
+// (control.MCPReadyBackend): its prompt, if one waits for that, may go.
+func (e *Engine) MCPReady(id string) error {
+	var err error
+	if derr := e.do(func() {
+		var a *agent
+		if a, err = e.agentByID(id); err != nil {
+			return
+		}
+		a.mcpReadyAt = e.now()
+		if p := a.prompt; p != nil {
+			p.mcp = true
+			e.promptTick(a)
+		}
+	}); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// promptTick types a's prompt once its CLI is ready or the wait is over
+// (reconciler).
+func (e *Engine) promptTick(a *agent) {
+	p := a.prompt
+	if p == nil || !(p.ready && p.mcp) && !p.late {
+		return
+	}
+	e.dropPrompt(a)
+	if a.pane != p.pane || a.f.State.Finished() {
+		return
+	}
+	if p.ready && p.mcp {
+		a.route.step(e.now(), "prompt typed: %s's %s hook ran and agentgrid's MCP tools were listed", p.cli, p.event)
+	} else {
+		var missing []string
+		if !p.ready {
+			missing = append(missing, fmt.Sprintf("%s's %s hook", p.cli, p.event))
+		}
+		if !p.mcp {
+			missing = append(missing, "agentgrid's MCP tools listed (the CLI's MCP server did not connect), so its first turn may lack them")
+		}
+		a.route.step(e.now(), "prompt typed after %v without %s", promptReadyWait, strings.Join(missing, " or "))
+		e.log.Warn("typed a spawn's prompt before its CLI was ready", "agent", a.id, "hook", p.ready, "mcp", p.mcp)
+	}
+	e.st.dirty = true
+	text := continuationBytes(a, p.text)
+	id := a.id
+	go func() {
+		// Text, then Enter as a key of its own (see Send).
+		if err := e.Send(id, append(text, '\r')); err != nil {
+			e.log.Warn("typing a spawn's prompt failed", "agent", id, "err", err)
+		}
+	}()
+}
