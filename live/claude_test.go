@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +179,26 @@ func TestClaudeSpawnedKind(t *testing.T) {
 		}
 	}()
 	h.waitState(id, "waiting", "hook:claude", "permission: Bash: touch spawned-file.txt", 60*time.Second)
+	// Item 10: the prompt's first model request offers agentgrid's MCP
+	// tools: the prompt is typed once Claude Code has connected them, not
+	// passed on its command line, where it went out before they were.
+	first := -1
+	reqs := h.model.Requests()
+	for i, r := range reqs {
+		if strings.Contains(r.LastUser, "touch spawned-file.txt") {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		t.Fatalf("no model request carried the prompt")
+	}
+	if !slices.Contains(reqs[first].Tools, "mcp__agentgrid__spawn_agent") {
+		t.Errorf("the prompt's first model request offers %d tools, none of agentgrid's: %v", len(reqs[first].Tools), reqs[first].Tools)
+	}
+	if ex := h.explain(id); !strings.Contains(ex, "prompt typed: claude's SessionStart hook ran and agentgrid's MCP tools were listed") {
+		t.Errorf("explain %s does not say the prompt waited for the MCP tools:\n%s", id, ex)
+	}
 	// Claude may ignore a key right after drawing its menu: answer until
 	// the tool has run.
 	h.waitFor(30*time.Second, func() bool {
