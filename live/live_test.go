@@ -42,8 +42,10 @@ func run(m *testing.M) int {
 		skipReason = "the live suite runs the real agent CLIs from npm; run it with `make live` (AGENTGRID_LIVE=1)"
 		return m.Run()
 	case lookPath("tmux") != nil:
-		skipReason = "tmux is not installed; the live suite drives agentgrid inside tmux"
-		return m.Run()
+		// Asked for (make live, CI) but impossible here: one line says
+		// why, and no test runs to repeat it.
+		fmt.Println("live: SKIP: tmux is not installed; the live suite drives agentgrid inside tmux")
+		return 0
 	}
 	var err error
 	cliBin, skipReason, err = install("versions")
@@ -52,8 +54,8 @@ func run(m *testing.M) int {
 		return 1
 	}
 	if skipReason != "" {
-		fmt.Fprintln(os.Stderr, "live:", skipReason)
-		return m.Run()
+		fmt.Println("live: SKIP:", skipReason)
+		return 0
 	}
 	dir, err := os.MkdirTemp("", "agentgrid-live-bin-")
 	if err != nil {
