@@ -29,8 +29,15 @@ func claudeHarness(t *testing.T) *harness {
 	)
 	state := map[string]any{
 		"hasCompletedOnboarding": true, "numStartups": 1, "theme": "dark",
-		"customApiKeyResponses": map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
-		"projects":              map[string]any{h.proj: map[string]any{"hasTrustDialogAccepted": true, "allowedTools": []string{}}},
+		// Claude Code plays one of several entrance animations of its logo
+		// on the first start of each version, and records the version
+		// here: in a fresh home the main view's start played it (the logo
+		// blank while it ran, a screen that under load held still long
+		// enough to count as settled) while the plain tmux run that
+		// follows in the same home never does. Neither run plays it.
+		"lastClawdEntranceVersion": pinnedVersion(t, "@anthropic-ai/claude-code"),
+		"customApiKeyResponses":    map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
+		"projects":                 map[string]any{h.proj: map[string]any{"hasTrustDialogAccepted": true, "allowedTools": []string{}}},
 	}
 	b, _ := json.Marshal(state)
 	h.writeFile(".claude.json", string(b))
@@ -40,6 +47,22 @@ func claudeHarness(t *testing.T) *harness {
 		h.typeText("export " + shellJoin([]string{kv}) + "\n")
 	}
 	return h
+}
+
+// pinnedVersion is the version of pkg in the versions file.
+func pinnedVersion(t *testing.T, pkg string) string {
+	t.Helper()
+	pins, _, err := readVersions("versions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pins {
+		if p.Package == pkg {
+			return p.Version
+		}
+	}
+	t.Fatalf("%s is not pinned in live/versions", pkg)
+	return ""
 }
 
 // TestClaudeMainView runs Claude Code as agentgrid's main view through a

@@ -36,14 +36,20 @@ func (h *harness) plainScreen(t *testing.T, cols, rows int, ready string, argv .
 var plainSeq atomic.Int64
 
 // settled waits until capture shows ready and then returns the screen once
-// two captures 500 ms apart agree.
+// three captures 500 ms apart agree: a CLI still drawing its first screen
+// on a loaded machine can hold one frame for more than half a second.
 func settled(t *testing.T, capture func() string, ready, what string) string {
 	t.Helper()
 	deadline := time.Now().Add(scaled(60 * time.Second))
-	prev := ""
+	prev, same := "", 0
 	for time.Now().Before(deadline) {
 		s := capture()
-		if strings.Contains(s, ready) && s == prev {
+		if s == prev {
+			same++
+		} else {
+			same = 0
+		}
+		if strings.Contains(s, ready) && same >= 2 {
 			return s
 		}
 		prev = s
