@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agentgrid/agentgrid/panes"
 )
@@ -123,7 +124,7 @@ func (e *Engine) promptTick(a *agent) {
 		e.log.Warn("typed a spawn's prompt before its CLI was ready", "agent", a.id, "hook", p.ready, "mcp", p.mcp)
 	}
 	e.st.dirty = true
-	text := continuationBytes(a, p.text)
+	text := continuationBytes(a, withoutControls(p.text))
 	id := a.id
 	go func() {
 		// Text, then Enter as a key of its own (see Send).
@@ -131,4 +132,16 @@ func (e *Engine) promptTick(a *agent) {
 			e.log.Warn("typing a spawn's prompt failed", "agent", id, "err", err)
 		}
 	}()
+}
+
+// withoutControls is a prompt as it may be typed: every control character
+// but newline and tab removed, so that it is text to the CLI and never a
+// key (an Esc, a ctrl+c, an end of the paste).
+func withoutControls(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || !unicode.IsControl(r) {
+			return r
+		}
+		return -1
+	}, s)
 }

@@ -129,3 +129,25 @@ func TestSpawnedClaudePromptTypedAfterDeadline(t *testing.T) {
 		t.Fatalf("explain does not say the prompt went without the MCP tools:\n%s", r)
 	}
 }
+
+// TestTypedPromptCarriesNoControls: a spawn's prompt that carries terminal
+// controls (an Esc, the end of a paste, ctrl+c) is typed as text: one
+// paste with none of them, then Enter.
+func TestTypedPromptCarriesNoControls(t *testing.T) {
+	prog, dir := fakeClaude(t)
+	e := newTestEngine(t, nil, []string{"cat"}, claudeKind(prog))
+	in, err := e.Spawn(control.SpawnRequest{Kind: "claude", Prompt: "a\x1b[201~b\x03c\x1b[2Jd\te"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPrompting(t, e, in.ID)
+	if err := e.Signal(in.ID, agentstate.Signal{Event: "SessionStart", State: agentstate.Idle}, "claude"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.MCPReady(in.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := waitTyped(t, dir), "\x1b[200~a[201~bc[2Jd\te\x1b[201~"; got != want {
+		t.Fatalf("typed %q, want %q", got, want)
+	}
+}
