@@ -3,6 +3,7 @@ package agentcli
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ProviderPrefix is the part of a "provider/model" name before the first
@@ -25,9 +26,15 @@ const (
 // Failures are the values retry_on takes.
 var Failures = []string{FailureRateLimit, FailureOverloaded}
 
+// Compiled when first asked: every agentgrid process (a hook's, the tmux
+// shim's) would otherwise pay for them at its start.
 var (
-	rateLimitText  = regexp.MustCompile(`(?i)\brate[ _-]?limit|\b429\b|too many requests|usage limit reached|quota exceeded|resource[ _]exhausted`)
-	overloadedText = regexp.MustCompile(`(?i)\boverloaded|\b529\b|\b503\b|service unavailable|server is busy`)
+	rateLimitText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\brate[ _-]?limit|\b429\b|too many requests|usage limit reached|quota exceeded|resource[ _]exhausted`)
+	})
+	overloadedText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\boverloaded|\b529\b|\b503\b|service unavailable|server is busy`)
+	})
 )
 
 // ClassifyFailure says which recoverable error a failed agent's words or
@@ -36,9 +43,9 @@ var (
 // is only asked about a process that failed, never about a running one.
 func ClassifyFailure(text string) string {
 	switch {
-	case rateLimitText.MatchString(text):
+	case rateLimitText().MatchString(text):
 		return FailureRateLimit
-	case overloadedText.MatchString(text):
+	case overloadedText().MatchString(text):
 		return FailureOverloaded
 	}
 	return ""

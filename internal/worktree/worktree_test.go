@@ -40,7 +40,7 @@ func TestCheckName(t *testing.T) {
 			t.Errorf("CheckName(%q) = %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", "../x", "a/b", "-x", ".x", "a..b", "x.lock", "a b", "a\x1b[2J", strings.Repeat("x", 65), "é"} {
+	for _, bad := range []string{"", "../x", "a/b", "-x", ".x", "a..b", "x.lock", "a b", "a\x1b[2J", strings.Repeat("x", 65), "é", "_x", "x\n"} {
 		if err := CheckName(bad); err == nil {
 			t.Errorf("CheckName(%q) accepted it", bad)
 		}
