@@ -488,7 +488,13 @@ func (c *Client) Signal(ctx context.Context, id, cli string, s agentstate.Signal
 // SetStatus sets a status line entry; an empty text clears it. agent scopes
 // it to one agent ("" for the session); ttl 0 keeps it until replaced.
 func (c *Client) SetStatus(ctx context.Context, key, text, agent string, ttl time.Duration) error {
-	p := StatusParams{Key: key, Text: text, Agent: agent}
+	return c.SetStatusFrom(ctx, "", key, text, agent, ttl)
+}
+
+// SetStatusFrom is SetStatus naming the entry's source, which the status
+// store and status_changed events carry ("" is "socket").
+func (c *Client) SetStatusFrom(ctx context.Context, source, key, text, agent string, ttl time.Duration) error {
+	p := StatusParams{Key: key, Text: text, Agent: agent, Source: source}
 	if ttl > 0 {
 		p.TTLMS = max(ttl.Milliseconds(), 1)
 	}

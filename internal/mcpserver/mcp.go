@@ -492,7 +492,7 @@ func (t mcpTools) setStatus(ctx context.Context, in statusInput) (any, error) {
 	}
 	ctx, cancel := callCtx(ctx)
 	defer cancel()
-	if err := t.c.SetStatus(ctx, in.Key, in.Text, in.Agent, ttl); err != nil {
+	if err := t.c.SetStatusFrom(ctx, "mcp", in.Key, in.Text, in.Agent, ttl); err != nil {
 		return nil, fmt.Errorf("set status %q: %w", in.Key, err)
 	}
 	return map[string]any{"ok": true, "key": in.Key, "cleared": in.Text == ""}, nil

@@ -295,7 +295,7 @@ func TestMCPAgentLifecycle(t *testing.T) {
 	}
 
 	mustOK(t, cs, "set_status", map[string]any{"key": "plan", "text": "3 agents on it", "ttl": "1m"}, nil)
-	if es := fb.status.Entries(); len(es) != 1 || es[0].Text != "3 agents on it" || es[0].TTL != time.Minute {
+	if es := fb.status.Entries(); len(es) != 1 || es[0].Text != "3 agents on it" || es[0].TTL != time.Minute || es[0].Source != "mcp" {
 		t.Errorf("status = %+v", es)
 	}
 	mustOK(t, cs, "set_status", map[string]any{"key": "plan", "text": ""}, nil)
