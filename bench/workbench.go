@@ -94,7 +94,7 @@ func runWorkbench(log io.Writer, o benchOptions) ([]wbRow, error) {
 		rows = append(rows, e.spawn()...)
 	}
 	if o.want("flood") {
-		rows = append(rows, e.flood()...)
+		rows = append(rows, e.flood(o.Runs)...)
 	}
 	return rows, nil
 }
