@@ -1,6 +1,7 @@
 package panes
 
 import (
+	"runtime"
 	"testing"
 	"time"
 )
@@ -113,5 +114,22 @@ func TestEchoHoldWithoutEchoIsNotRenewed(t *testing.T) {
 	b.PrioritizeEcho()
 	if bulkHoldFor.Load() != b || bulkHold.Load() == far || echoSeen.Load() {
 		t.Fatal("a keystroke after an answered hold did not start its own")
+	}
+}
+
+// TestKeepAProcForInput checks that a program running panes gives Go one
+// processor beyond the flood slots, so that one is free to read a
+// keystroke while every slot parses a flood.
+func TestKeepAProcForInput(t *testing.T) {
+	old := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+	runtime.GOMAXPROCS(FloodSlots())
+	KeepAProcForInput()
+	if got, want := runtime.GOMAXPROCS(0), FloodSlots()+1; got != want {
+		t.Fatalf("GOMAXPROCS is %d with %d flood slots, want %d", got, FloodSlots(), want)
+	}
+	KeepAProcForInput()
+	if got, want := runtime.GOMAXPROCS(0), FloodSlots()+1; got != want {
+		t.Fatalf("a second call moved GOMAXPROCS to %d, want %d", got, want)
 	}
 }

@@ -39,6 +39,26 @@ const (
 // counted, and the echo's tail was longer.)
 var bulkTokens = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 
+// FloodSlots is how many panes parse a flood at the same time: one per CPU
+// that Go ran on when the package was loaded. A program that runs panes
+// gives Go one more processor than this (see KeepAProcForInput).
+func FloodSlots() int { return cap(bulkTokens) }
+
+// KeepAProcForInput raises GOMAXPROCS to one more than FloodSlots. While
+// panes flood, each slot parses without a pause, so with as many Go
+// processors as slots none is ever idle, and Go then looks at its sockets
+// and pipes only from its background monitor, every 10 ms: a keystroke
+// from an attached terminal sat unread in the session's socket for that
+// long (traced under an 8-pane flood: the client's write to the server's
+// read was the whole tail of keystroke to echo). The spare processor
+// sleeps in Go's poller and takes the keystroke the moment it arrives; it
+// parses nothing, so floods get no more CPU than before.
+func KeepAProcForInput() {
+	if n := FloodSlots() + 1; runtime.GOMAXPROCS(0) < n {
+		runtime.GOMAXPROCS(n)
+	}
+}
+
 // bulkHold is when (unix nanoseconds) the current echo hold ends, and
 // bulkHoldFor the pane whose echo it protects. While it lasts, other panes
 // do not start parsing a full read: on a machine with few CPUs the flood

@@ -259,6 +259,8 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 			_ = ready.Close()
 		}
 	}()
+	// Keystrokes from attached terminals are read at once while panes flood.
+	panes.KeepAProcForInput()
 	loaded, err := loadSessionConfig(o)
 	if err != nil {
 		return err
