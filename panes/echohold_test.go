@@ -2,6 +2,7 @@ package panes
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -132,4 +133,76 @@ func TestKeepAProcForInput(t *testing.T) {
 	if got, want := runtime.GOMAXPROCS(0), FloodSlots()+1; got != want {
 		t.Fatalf("a second call moved GOMAXPROCS to %d, want %d", got, want)
 	}
+}
+
+// TestQueuedFloodWaitsOutALaterHold: a flooding pane queued for a flood
+// slot when another pane's echo hold begins parses nothing until the hold
+// ends, then goes on. Slots are handed over by channel operations, so
+// which read happens when is decided by the test, not by timing.
+func TestQueuedFloodWaitsOutALaterHold(t *testing.T) {
+	resetEchoHold(t)
+	held := 0
+	take := func() {
+		for ; held < cap(bulkTokens); held++ {
+			bulkTokens <- struct{}{}
+		}
+	}
+	release := func() {
+		for ; held > 0; held-- {
+			<-bulkTokens
+		}
+	}
+	t.Cleanup(release)
+	take()
+	p, err := Start(PTYSpawner{}, StartSpec{Argv: []string{"yes"}, Cols: 80, Rows: 24}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		release()
+		bulkHold.Store(0)
+		p.Kill(100 * time.Millisecond)
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for !readerQueuedForSlot() {
+		if time.Now().After(deadline) {
+			t.Fatal("the flooding pane's reader never queued for a flood slot")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	// Another pane's keystroke starts a hold (long, so that it cannot end
+	// by itself during the test).
+	bulkHoldFor.Store(&Pane{})
+	bulkHold.Store(time.Now().Add(time.Hour).UnixNano())
+	seq := p.Term().Seq()
+	release() // the queued reader gets a slot here ...
+	take()    // ... and has given it back here
+	if p.Term().Seq() != seq {
+		t.Fatal("a pane queued for a flood slot parsed a read during another pane's echo hold")
+	}
+
+	// Once the hold is over, the flood goes on.
+	release()
+	bulkHold.Store(time.Now().UnixNano())
+	deadline = time.Now().Add(10 * time.Second)
+	for p.Term().Seq() == seq {
+		if time.Now().After(deadline) {
+			t.Fatal("the flood did not go on after the hold ended")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// readerQueuedForSlot reports whether a pane's reader goroutine is blocked
+// sending on the flood slots (the only channel send it blocks on).
+func readerQueuedForSlot() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "[chan send") && strings.Contains(g, "panes.(*Pane).readLoop") {
+			return true
+		}
+	}
+	return false
 }

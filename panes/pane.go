@@ -125,7 +125,23 @@ func (p *Pane) waitEchoHold() {
 		}
 		// A timer, not a poke: the hold is short and ends on its own, and
 		// the one pane that ends it early must not wake every reader.
-		time.Sleep(time.Duration(left))
+		time.Sleep(min(time.Duration(left), maxEchoHold))
+	}
+}
+
+// takeFloodSlot waits for a flood-parsing slot and for the end of any
+// other pane's echo hold. A hold can begin while the pane is queued for a
+// slot, as most flooding panes are at any time; such a pane gives the slot
+// back and waits for the hold, or each queued pane would parse a read
+// while the typed key's echo is on its way.
+func (p *Pane) takeFloodSlot() {
+	for {
+		p.waitEchoHold()
+		bulkTokens <- struct{}{}
+		if bulkHoldFor.Load() == p || bulkHold.Load() <= time.Now().UnixNano() {
+			return
+		}
+		<-bulkTokens
 	}
 }
 
@@ -348,8 +364,7 @@ func (p *Pane) readLoop(logc <-chan *outputLog) {
 			chunk := buf[:n]
 			bulk := n == len(buf) || burst >= bulkBurst
 			if bulk {
-				p.waitEchoHold()
-				bulkTokens <- struct{}{}
+				p.takeFloodSlot()
 			} else {
 				p.endEchoHold()
 			}
