@@ -49,14 +49,23 @@ const (
 // Grants are what [kinds.NAME] grants may list, GrantAll last.
 var Grants = []string{GrantRead, GrantWait, GrantSend, GrantClose, GrantSignal, GrantAll}
 
-// MCPTools are the agentgrid MCP tools, the names [kinds.NAME] mcp_tools
-// may list. The tools' home is internal/control (its Tool constants, which
-// the MCP server and the socket's checks use); config cannot import it, so
-// orchestrator.TestMCPToolNamesAgree keeps this copy equal to it.
-var MCPTools = []string{
-	"spawn_agent", "list_agents", "read_agent_output", "send_to_agent", "wait_agent",
-	"close_agent", "set_status", "agent_events", "list_kinds", "loop_agent",
-}
+// The agentgrid MCP tools, by the names [kinds.NAME] mcp_tools may list
+// (internal/control says which socket methods each one stands for).
+const (
+	ToolSpawn  = "spawn_agent"
+	ToolList   = "list_agents"
+	ToolRead   = "read_agent_output"
+	ToolSend   = "send_to_agent"
+	ToolWait   = "wait_agent"
+	ToolClose  = "close_agent"
+	ToolStatus = "set_status"
+	ToolEvents = "agent_events"
+	ToolKinds  = "list_kinds"
+	ToolLoop   = "loop_agent"
+)
+
+// MCPTools lists every MCP tool, in the order the server offers them.
+var MCPTools = []string{ToolSpawn, ToolList, ToolRead, ToolSend, ToolWait, ToolClose, ToolStatus, ToolEvents, ToolKinds, ToolLoop}
 
 // BuiltinThemes are the themes compiled into the binary, and "auto" (light
 // or dark after the outer terminal's background); ui.TestThemeNamesAgree

@@ -126,13 +126,6 @@ func TestKindMCPToolsAreEnforcedOnTheSocket(t *testing.T) {
 	wantOK(t, "the main view spawns", err)
 }
 
-// The tools control knows are the ones the config accepts.
-func TestMCPToolNamesAgree(t *testing.T) {
-	if !slices.Equal(config.MCPTools, control.MCPTools) {
-		t.Errorf("config.MCPTools %v != control.MCPTools %v", config.MCPTools, control.MCPTools)
-	}
-}
-
 // A pane made through tmux is a spawn too: a kind without spawn_agent
 // cannot make one.
 func TestTmuxSplitNeedsSpawnTool(t *testing.T) {

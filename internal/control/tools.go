@@ -1,26 +1,31 @@
 package control
 
-import "context"
+import (
+	"context"
+
+	"github.com/agentgrid/agentgrid/config"
+)
 
 // The agentgrid MCP tools (internal/mcpserver), by the names
-// [kinds.NAME] mcp_tools lists. Each is a call over this socket; the
-// session allows a caller the methods behind the tools its kind allows,
-// whichever program makes the call.
+// [kinds.NAME] mcp_tools lists (the names are config's, which validates
+// that list). Each is a call over this socket; the session allows a caller
+// the methods behind the tools its kind allows, whichever program makes
+// the call.
 const (
-	ToolSpawn  = "spawn_agent"
-	ToolList   = "list_agents"
-	ToolRead   = "read_agent_output"
-	ToolSend   = "send_to_agent"
-	ToolWait   = "wait_agent"
-	ToolClose  = "close_agent"
-	ToolStatus = "set_status"
-	ToolEvents = "agent_events"
-	ToolKinds  = "list_kinds"
-	ToolLoop   = "loop_agent"
+	ToolSpawn  = config.ToolSpawn
+	ToolList   = config.ToolList
+	ToolRead   = config.ToolRead
+	ToolSend   = config.ToolSend
+	ToolWait   = config.ToolWait
+	ToolClose  = config.ToolClose
+	ToolStatus = config.ToolStatus
+	ToolEvents = config.ToolEvents
+	ToolKinds  = config.ToolKinds
+	ToolLoop   = config.ToolLoop
 )
 
 // MCPTools lists every MCP tool, in the order the server offers them.
-var MCPTools = []string{ToolSpawn, ToolList, ToolRead, ToolSend, ToolWait, ToolClose, ToolStatus, ToolEvents, ToolKinds, ToolLoop}
+var MCPTools = config.MCPTools
 
 // methodTools maps a method to the MCP tool that stands for it. Methods not
 // listed (session.info, agent.signal and agent.decide, which an agent's own
