@@ -441,6 +441,7 @@ func (e *Engine) Explain(id string) (control.Explanation, error) {
 		ex.History = slices.Clone(a.history)
 		ex.Decisions = e.decisionsOf(id)
 		ex.Resolution = slices.Clone(a.route.steps)
+		ex.Notices, ex.RewakeWaiting = e.notices.shown(id), e.rewakes.waiting(id)
 		if !a.f.LastHook.IsZero() {
 			ex.Evidence = append(ex.Evidence, control.Evidence{Source: sourceHook, Says: "last hook state", Time: a.f.LastHook})
 		}

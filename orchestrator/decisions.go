@@ -35,6 +35,11 @@ func policyRules(cfg config.Config) []policy.Rule {
 // applied as Signal does.
 func (e *Engine) Decide(id, cli string, sig agentstate.Signal, ask agentstate.Ask) (agentstate.Decision, error) {
 	var d agentstate.Decision
+	if ask.Point != agentstate.PointStop {
+		// The agent is at work again: a waiter from its last Stop goes
+		// without waking it, and the notices go by this hook.
+		e.rewakes.interrupt(id, control.RewakeTurn)
+	}
 	info, ok := e.Agent(id)
 	live := ok && !info.State.Finished()
 	if live && e.pol.Rules() > 0 {

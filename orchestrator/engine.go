@@ -51,6 +51,7 @@ type Engine struct {
 	turns   turnBoard
 	loops   loopBoard
 	notices noticeBoard
+	rewakes rewakeBoard
 	tmuxOn  bool // the tmux entry point is on every child's PATH (tmuxenv.go)
 	// paneReqs are the notifications and clipboard writes of panes'
 	// programs, for the UIs to forward.

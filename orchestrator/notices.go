@@ -3,8 +3,10 @@ package orchestrator
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -36,6 +38,13 @@ type noticeQueue struct {
 	notices   []control.Notice // oldest first, Seq ascending
 	delivered int64            // Seq of the last notice delivered
 	dropped   int64            // Seq of the last notice dropped to the cap
+	// offered is the Seq of the last notice handed to a hook that has not
+	// acknowledged it yet; until offeredUntil no other hook gets them, so
+	// two hooks at once (parallel tool calls, the Stop hook beside the
+	// rewake waiter) never both print them.
+	offered      int64
+	offeredUntil time.Time
+	offeredVia   string
 }
 
 // noticeBoard is every parent's notices.
@@ -43,7 +52,20 @@ type noticeBoard struct {
 	mu sync.Mutex
 	m  map[string]*noticeQueue
 	ch chan struct{} // closed and replaced when a notice arrives
+	// lease is how long an offer holds its notices for the hook it went to
+	// (offerLease; shorter in tests).
+	lease time.Duration
 }
+
+// offerLease is how long notices offered to a hook wait for its
+// acknowledgement before another hook may get them: a hook that gave up
+// (no answer within its budget) delays them by this much, never loses
+// them. Claude Code kills a hook after agentcli.HookTimeoutSeconds, so an
+// acknowledgement later than that means the hook did not print.
+const offerLease = 5 * time.Second
+
+// maxDeliveredShown is how many delivered notices explain lists.
+const maxDeliveredShown = 10
 
 func (b *noticeBoard) queue(parent string) *noticeQueue {
 	if b.m == nil {
@@ -55,6 +77,14 @@ func (b *noticeBoard) queue(parent string) *noticeQueue {
 		b.m[parent] = q
 	}
 	return q
+}
+
+// wakeLocked wakes everyone who waits on the board. b.mu is held.
+func (b *noticeBoard) wakeLocked() {
+	if b.ch != nil {
+		close(b.ch)
+		b.ch = nil
+	}
 }
 
 // add queues n for parent and returns how many are undelivered.
@@ -69,10 +99,7 @@ func (b *noticeBoard) add(parent string, n control.Notice) int {
 		q.dropped = q.notices[over-1].Seq
 		q.notices = append([]control.Notice(nil), q.notices[over:]...)
 	}
-	if b.ch != nil {
-		close(b.ch)
-		b.ch = nil
-	}
+	b.wakeLocked()
 	return q.pending()
 }
 
@@ -84,6 +111,15 @@ func (q *noticeQueue) pending() int {
 		}
 	}
 	return n
+}
+
+// held reports the Seq up to which notices are offered and not yet free
+// to offer again at now.
+func (q *noticeQueue) held(now time.Time) int64 {
+	if q.offered > q.delivered && now.Before(q.offeredUntil) {
+		return q.offered
+	}
+	return q.delivered
 }
 
 // undelivered returns parent's notices not delivered yet.
@@ -103,19 +139,112 @@ func (b *noticeBoard) undelivered(parent string) []control.Notice {
 	return out
 }
 
-// deliver marks parent's notices up to seq delivered and returns how many
-// are left.
-func (b *noticeBoard) deliver(parent string, seq int64) int {
+// available returns parent's notices that no hook holds at now, and when
+// the notices a hook holds are free again (zero when none is held).
+func (b *noticeBoard) available(parent string, now time.Time) ([]control.Notice, time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.m[parent]
+	if q == nil {
+		return nil, time.Time{}
+	}
+	from := q.held(now)
+	var out []control.Notice
+	for _, n := range q.notices {
+		if n.Seq > from {
+			out = append(out, n)
+		}
+	}
+	var until time.Time
+	if from > q.delivered {
+		until = q.offeredUntil
+	}
+	return out, until
+}
+
+// offer hands parent's free notices to one hook (via says which, for
+// explain) and holds them for it for the lease: no other hook gets them
+// until it acknowledges them or the lease ends.
+func (b *noticeBoard) offer(parent string, now time.Time, via string) []control.Notice {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.m[parent]
+	if q == nil {
+		return nil
+	}
+	from := q.held(now)
+	var out []control.Notice
+	for _, n := range q.notices {
+		if n.Seq > from {
+			out = append(out, n)
+		}
+	}
+	if len(out) > 0 {
+		lease := b.lease
+		if lease <= 0 {
+			lease = offerLease
+		}
+		q.offered, q.offeredUntil, q.offeredVia = out[len(out)-1].Seq, now.Add(lease), via
+	}
+	return out
+}
+
+// deliver marks parent's notices up to seq delivered at now (via says how;
+// empty: as the hook they were offered to) and returns how many are left. Delivering what
+// was delivered already changes nothing: an acknowledgement that comes
+// twice (the hook's own, then the next hook's from its file) counts once.
+func (b *noticeBoard) deliver(parent string, seq int64, now time.Time, via string) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	q := b.m[parent]
 	if q == nil {
 		return 0
 	}
+	if seq > q.seq {
+		seq = q.seq // an acknowledgement of notices never given out
+	}
+	if via == "" {
+		via = "a hook"
+		if q.offered > q.delivered && seq >= q.offered && q.offeredVia != "" {
+			via = q.offeredVia
+		}
+	}
+	for i := range q.notices {
+		n := &q.notices[i]
+		if n.Seq > q.delivered && n.Seq <= seq {
+			n.Delivered, n.Via = now, via
+		}
+	}
 	q.delivered = max(q.delivered, seq)
+	if q.offered <= q.delivered {
+		q.offered, q.offeredUntil, q.offeredVia = 0, time.Time{}, ""
+	}
+	b.wakeLocked()
 	// Delivered notices are kept only for agent.events readers that pass
-	// an older cursor; the cap bounds them with the rest.
+	// an older cursor, and for explain; the cap bounds them with the rest.
 	return q.pending()
+}
+
+// shown returns what explain lists of parent's notices: every undelivered
+// one and the latest delivered ones, oldest first.
+func (b *noticeBoard) shown(parent string) []control.Notice {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.m[parent]
+	if q == nil {
+		return nil
+	}
+	first := 0
+	delivered := 0
+	for i := len(q.notices) - 1; i >= 0; i-- {
+		if q.notices[i].Seq <= q.delivered {
+			if delivered++; delivered > maxDeliveredShown {
+				first = i + 1
+				break
+			}
+		}
+	}
+	return slices.Clone(q.notices[first:])
 }
 
 // after returns parent's notices after cursor, how many of those were
@@ -141,6 +270,16 @@ func (b *noticeBoard) after(parent string, cursor int64) ([]control.Notice, int6
 		dropped = q.dropped - cursor // Seqs count this parent's notices only
 	}
 	return out, dropped, b.ch
+}
+
+// changed returns a channel closed when a notice arrives or is delivered.
+func (b *noticeBoard) changed() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch == nil {
+		b.ch = make(chan struct{})
+	}
+	return b.ch
 }
 
 // notify queues a notice about child for its parent, if it has one, and
@@ -217,45 +356,59 @@ func noticeOfState(a *agent, old agentstate.State) (event, text string, ok bool)
 // A block of a tool or a prompt carries its own message only; the notices
 // wait for the next hook.
 func (e *Engine) noticeAnswer(id, cli string, ask agentstate.Ask, d agentstate.Decision) agentstate.Decision {
-	pending := e.notices.undelivered(id)
-	if len(pending) == 0 || d.Action == agentstate.ActionBlock {
+	if d.Action == agentstate.ActionBlock {
 		return d
 	}
-	texts := make([]string, len(pending))
-	for i, n := range pending {
-		texts[i] = n.Text
+	if ask.Point == agentstate.PointStop && (ask.Repeat || e.liveChildren(id) > 0) {
+		return d
 	}
-	text := "agentgrid: " + strings.Join(texts, "; ")
-	nd := d
-	switch ask.Point {
-	case agentstate.PointStop:
-		if ask.Repeat || e.liveChildren(id) > 0 {
-			return d
-		}
-		nd = agentstate.Decision{Action: agentstate.ActionBlock, Message: text, Policy: "notices"}
-	default:
-		nd.Action = agentstate.ActionHint
-		if nd.Message == "" {
-			nd.Message, nd.Policy = text, "notices"
-		} else {
-			// Before the policies' hints, so the nudge stays last.
-			nd.Message, nd.Policy = text+"\n"+nd.Message, "notices,"+nd.Policy
-		}
+	// Whether the CLI can say anything here, asked before the notices are
+	// taken so that none is held for a hook that cannot print it.
+	if len(registry.Answer(cli, ask, noticeDecision(ask, d, "agentgrid: …"))) == 0 {
+		return d
 	}
-	if len(registry.Answer(cli, ask, nd)) == 0 {
-		return d // the CLI has no way to say it here
+	pending := e.notices.offer(id, e.now(), "the hook at "+string(ask.Point))
+	if len(pending) == 0 {
+		return d
 	}
+	nd := noticeDecision(ask, d, noticeText(pending))
 	// Delivered once the hook acknowledges it (AckNotices): a hook that
-	// gave up before the answer came offers them again next time.
+	// gave up before the answer came has them offered again once the
+	// lease ends.
 	nd.Notices = pending[len(pending)-1].Seq
 	e.log.Info("notices offered", "agent", id, "point", ask.Point, "count", len(pending))
+	return nd
+}
+
+// noticeText is the line that tells a parent its notices.
+func noticeText(ns []control.Notice) string {
+	texts := make([]string, len(ns))
+	for i, n := range ns {
+		texts[i] = n.Text
+	}
+	return "agentgrid: " + strings.Join(texts, "; ")
+}
+
+// noticeDecision is d with the notices' text added at ask's point.
+func noticeDecision(ask agentstate.Ask, d agentstate.Decision, text string) agentstate.Decision {
+	if ask.Point == agentstate.PointStop {
+		return agentstate.Decision{Action: agentstate.ActionBlock, Message: text, Policy: "notices"}
+	}
+	nd := d
+	nd.Action = agentstate.ActionHint
+	if nd.Message == "" {
+		nd.Message, nd.Policy = text, "notices"
+	} else {
+		// Before the policies' hints, so the nudge stays last.
+		nd.Message, nd.Policy = text+"\n"+nd.Message, "notices,"+nd.Policy
+	}
 	return nd
 }
 
 // AckNotices implements control.NoticeAcker: the hook printed an answer
 // carrying id's notices up to seq.
 func (e *Engine) AckNotices(id string, seq int64) error {
-	e.showNotices(id, e.notices.deliver(id, seq))
+	e.showNotices(id, e.notices.deliver(id, seq, e.now(), ""))
 	return nil
 }
 
@@ -279,7 +432,7 @@ func (e *Engine) Notices(ctx context.Context, forID string, cursor int64) (contr
 			res := control.EventsResult{Events: out, Cursor: cursor, Dropped: dropped}
 			if len(out) > 0 {
 				res.Cursor = out[len(out)-1].Seq
-				e.showNotices(forID, e.notices.deliver(forID, res.Cursor))
+				e.showNotices(forID, e.notices.deliver(forID, res.Cursor, e.now(), "agent_events"))
 			}
 			return res, nil
 		}

@@ -104,10 +104,21 @@ func TestNoticesReachTheParentOnce(t *testing.T) {
 	if got := noticeStatus(e, "notices:main"); got != "1 notice for main" {
 		t.Errorf("status line entry %q, want the count of undelivered notices", got)
 	}
-	// A hook that gave up before the answer came sends no ack: offered again.
+	// A hook that gave up before the answer came sends no ack: the notice
+	// is held for it until the lease ends (no other hook prints it
+	// meanwhile), then offered again.
+	e.notices.mu.Lock()
+	e.notices.lease = time.Hour
+	e.notices.mu.Unlock()
 	if d := decide(t, e, control.MainID, "claude", askPrompt("lost")); d.Notices == 0 {
 		t.Fatalf("main's prompt got %+v, want the notice", d)
 	}
+	if d := decide(t, e, control.MainID, "claude", askPrompt("meanwhile")); d.Notices != 0 || d.Action != agentstate.ActionNone {
+		t.Fatalf("a second hook while the first holds the notice got %+v, want nothing", d)
+	}
+	e.notices.mu.Lock()
+	e.notices.m[control.MainID].offeredUntil = e.now() // the lease ends
+	e.notices.mu.Unlock()
 	d := decideAck(t, e, control.MainID, "claude", askPrompt("next"))
 	want := "agentgrid: " + child.ID + " failed (exit 3)"
 	if d.Action != agentstate.ActionHint || !strings.HasPrefix(d.Message, want) || strings.Contains(d.Message, mine.ID) {

@@ -21,6 +21,13 @@ const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
 // `agentgrid hook` returns in milliseconds, this only bounds a wedged one.
 const HookTimeoutSeconds = 5
 
+// RewakeTimeoutSeconds is the timeout of the rewake waiter's hook
+// (`agentgrid hook claude --rewake`, run in the background at each end of
+// turn): how long after its last turn an idle agent can still be woken by
+// the agents it started finishing. Past it, their notices wait for its next
+// hook.
+const RewakeTimeoutSeconds = 24 * 60 * 60
+
 // Wiring is what a CLI needs to know to wire one process to a session, and
 // which wiring is wanted.
 type Wiring struct {
@@ -106,6 +113,11 @@ type HookCommand struct {
 	Command string `json:"command"`
 	Name    string `json:"name,omitempty"`
 	Timeout int    `json:"timeout,omitempty"`
+	// AsyncRewake runs the hook in the background; its exit status 2 wakes
+	// the model with what it printed, after RewakeMessage (Claude Code).
+	AsyncRewake   bool   `json:"asyncRewake,omitempty"`
+	RewakeMessage string `json:"rewakeMessage,omitempty"`
+	RewakeSummary string `json:"rewakeSummary,omitempty"`
 }
 
 // HookGroup is the hooks of one event, with a tool matcher for tool events.

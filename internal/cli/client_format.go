@@ -176,6 +176,22 @@ func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) error 
 		_ = tw.Flush()
 	}
 
+	if len(ex.Notices) > 0 || ex.RewakeWaiting {
+		ew.printf("\nnotices about the agents it started (oldest first):\n")
+		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		for _, n := range ex.Notices {
+			how := "waiting"
+			if !n.Delivered.IsZero() {
+				how = "delivered " + n.Delivered.Local().Format("15:04:05.000") + " by " + clean(n.Via, 60)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", n.Time.Local().Format("15:04:05.000"), clean(n.Text, 200), how)
+		}
+		_ = tw.Flush()
+		if ex.RewakeWaiting {
+			ew.printf("  a rewake hook waits to wake it once every agent it started has finished\n")
+		}
+	}
+
 	if len(ex.Resolution) > 1 {
 		ew.printf("\nhow its kind resolved (oldest first):\n")
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)

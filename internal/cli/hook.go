@@ -96,6 +96,12 @@ claude); you do not need to configure it yourself.`,
 			if isHelp(args) {
 				return cmd.Help()
 			}
+			if len(args) == 2 && args[1] == RewakeFlag {
+				if code := runRewake(args[0], os.Stdin, os.Stderr, os.Getenv, time.Now(), rewakeWait()); code != 0 {
+					return exitError{code, ""}
+				}
+				return nil
+			}
 			runHookTo(args, os.Stdin, os.Stdout, os.Getenv, time.Now())
 			return nil
 		},

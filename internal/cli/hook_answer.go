@@ -21,7 +21,7 @@ const hookDecideBudget = 200 * time.Millisecond
 func answer(client *control.Client, stdout io.Writer, getenv func(string) string, cli, id string, sig agentstate.Signal, ask agentstate.Ask) {
 	ctx, cancel := context.WithTimeout(context.Background(), hookBudget(getenv, hookDecideBudget))
 	defer cancel()
-	d, err := client.Decide(ctx, control.DecideParams{ID: id, CLI: cli, Signal: sig, Ask: ask})
+	d, err := client.Decide(ctx, control.DecideParams{ID: id, CLI: cli, Signal: sig, Ask: ask, Printed: readPrinted(getenv)})
 	var rpcErr *control.RPCError
 	if errors.As(err, &rpcErr) && rpcErr.Code == control.CodeMethodNotFound {
 		// A session older than agent.decide: it still takes the signal.
@@ -44,10 +44,6 @@ func answer(client *control.Client, stdout io.Writer, getenv func(string) string
 		return
 	}
 	// The notices about its children reached the CLI: say so, or the
-	// session offers them again on the next hook.
-	actx, acancel := context.WithTimeout(context.Background(), hookBudget(getenv, hookSendBudget))
-	defer acancel()
-	if err := client.Ack(actx, id, d.Notices); err != nil {
-		hookLog(getenv, "agentgrid hook %s for %s: acknowledge the notices: %v", cli, id, err)
-	}
+	// session offers them again once their hold ends.
+	ackPrinted(client, getenv, cli, id, d.Notices)
 }

@@ -129,6 +129,13 @@ type Explanation struct {
 	// "category quick → claude, model claude-haiku-4-5", each retry, each
 	// fallback and why ("fell back to codex: rate_limit").
 	Resolution []RouteStep `json:"resolution,omitempty"`
+	// Notices are the notices queued for the agent about the agents it
+	// started: every undelivered one and the latest delivered ones, with
+	// when and how each was delivered, oldest first.
+	Notices []Notice `json:"notices,omitempty"`
+	// RewakeWaiting is true while a rewake hook waits to wake the agent
+	// with its notices (agent.rewake).
+	RewakeWaiting bool `json:"rewake_waiting,omitempty"`
 }
 
 // RouteStep is one step of an agent's resolution.

@@ -19,6 +19,11 @@ type DecideParams struct {
 	CLI    string            `json:"cli"`
 	Signal agentstate.Signal `json:"signal"`
 	Ask    agentstate.Ask    `json:"ask"`
+	// Printed is the Seq of the last notice the agent's hooks printed, as
+	// they record it beside the session: it acknowledges again what an
+	// earlier hook printed, in case that hook's agent.ack was lost, before
+	// the session decides what to offer.
+	Printed int64 `json:"printed,omitempty"`
 }
 
 // DeciderBackend is what a Backend implements to answer agent.decide. A
@@ -39,10 +44,11 @@ func init() { handlers[MethodAgentDecide] = handleDecide }
 
 func handleDecide(ctx context.Context, s *Server, params json.RawMessage) (any, *RPCError) {
 	var p struct {
-		ID     string          `json:"id"`
-		CLI    string          `json:"cli"`
-		Signal json.RawMessage `json:"signal"`
-		Ask    json.RawMessage `json:"ask"`
+		ID      string          `json:"id"`
+		CLI     string          `json:"cli"`
+		Signal  json.RawMessage `json:"signal"`
+		Ask     json.RawMessage `json:"ask"`
+		Printed int64           `json:"printed"`
 	}
 	if e := decodeParams(params, &p); e != nil {
 		return nil, e
@@ -61,6 +67,9 @@ func handleDecide(ctx context.Context, s *Server, params json.RawMessage) (any, 
 		ask.Paths = ask.Paths[:maxAskPaths]
 	}
 	ask.Prompt, ask.Said = capText(ask.Prompt), capText(ask.Said)
+	if e := ackPrinted(ctx, s, p.ID, p.Printed); e != nil {
+		return nil, e
+	}
 	d, ok := s.b.(DeciderBackend)
 	if !ok {
 		if err := s.b.Signal(p.ID, sig, p.CLI); err != nil {
@@ -73,6 +82,22 @@ func handleDecide(ctx context.Context, s *Server, params json.RawMessage) (any, 
 		return nil, engineError(ctx, err)
 	}
 	return dec, nil
+}
+
+// ackPrinted acknowledges id's notices up to printed, which a hook says
+// were printed (checkSignal or may has checked the caller speaks for id).
+func ackPrinted(ctx context.Context, s *Server, id string, printed int64) *RPCError {
+	if printed < 0 {
+		return rpcErrorf(CodeInvalidParams, "invalid params: printed must not be negative")
+	}
+	na, ok := s.b.(NoticeAcker)
+	if printed == 0 || !ok {
+		return nil
+	}
+	if err := na.AckNotices(id, printed); err != nil {
+		return engineError(ctx, err)
+	}
+	return nil
 }
 
 func capText(s string) string {

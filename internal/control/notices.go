@@ -32,6 +32,11 @@ type Notice struct {
 	ExitCode *int             `json:"exit_code,omitempty"`
 	// Text is the notice in one line: "a3 finished a turn: added pagination".
 	Text string `json:"text"`
+	// Delivered is when the notice reached its parent, and Via how ("the
+	// hook at prompt", "the rewake hook", "agent_events"); zero while it
+	// waits (agentgrid explain shows both).
+	Delivered time.Time `json:"delivered,omitzero"`
+	Via       string    `json:"via,omitempty"`
 }
 
 // EventsParams are the parameters of agent.events.

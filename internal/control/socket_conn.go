@@ -23,7 +23,7 @@ var reserveConns = 16
 // longPoll reports whether method may hold its connection for long; a
 // reserved connection may not run one.
 func longPoll(method string) bool {
-	return method == MethodAgentWait || method == MethodAgentEvents
+	return method == MethodAgentWait || method == MethodAgentEvents || method == MethodAgentRewake
 }
 
 // errTooManyConns is the refusal a client gets when every connection slot

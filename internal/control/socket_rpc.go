@@ -181,7 +181,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 
 func methodNames() []string {
 	return []string{MethodSessionInfo, MethodAgentSpawn, MethodAgentList, MethodAgentGet, MethodAgentWait,
-		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionKinds, MethodAgentEvents, MethodAgentAck, MethodSessionAttach}
+		MethodAgentClose, MethodAgentSend, MethodAgentCapture, MethodAgentExplain, MethodAgentSignal, MethodAgentDecide, MethodAgentLoop, MethodStatusSet, MethodSessionKinds, MethodAgentEvents, MethodAgentAck, MethodAgentRewake, MethodSessionAttach}
 }
 
 func isNull(b json.RawMessage) bool { return string(b) == "null" }

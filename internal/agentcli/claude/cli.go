@@ -66,7 +66,12 @@ func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, er
 	settings := map[string]any{}
 	if w.Hooks {
 		cmd := agentcli.HookCommand{Type: "command", Command: agentcli.ShellQuote(w.Exe) + " hook claude", Timeout: agentcli.HookTimeoutSeconds}
-		settings["hooks"] = agentcli.HookTable(c.Events(), toolEvents(), cmd)
+		table := agentcli.HookTable(c.Events(), toolEvents(), cmd)
+		// Beside the Stop hook that answers, the waiter that wakes the
+		// model once the agents it started have finished (exit 2 of an
+		// asyncRewake hook), with nothing typed into its screen.
+		table["Stop"][0].Hooks = append(table["Stop"][0].Hooks, RewakeHook(w.Exe))
+		settings["hooks"] = table
 	}
 	if w.Teams {
 		// The settings key, not the CLI flag, which not every version has.
@@ -87,6 +92,18 @@ func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, er
 // or CLAUDE_CODE_MCP_STARTUP_WAIT_MS say), so agentgrid types it once
 // SessionStart has run and the MCP server has listed its tools.
 func (CLI) ReadyEvent() string { return "SessionStart" }
+
+// RewakeHook is the Stop hook that waits in the background for the agents
+// this one started (`agentgrid hook claude --rewake`) and wakes the model
+// with their notices.
+func RewakeHook(exe string) agentcli.HookCommand {
+	return agentcli.HookCommand{
+		Type: "command", Command: agentcli.ShellQuote(exe) + " hook claude --rewake", Timeout: agentcli.RewakeTimeoutSeconds,
+		AsyncRewake:   true,
+		RewakeMessage: "Notices from agentgrid about the agents you started (nobody typed this):",
+		RewakeSummary: "agentgrid: the agents it started have finished",
+	}
+}
 
 // ModelArgs implements agentcli.CLI: Claude Code takes --model NAME ("claude-haiku-4-5", or an alias such as "opus").
 func (CLI) ModelArgs(model string) []string {

@@ -29,8 +29,10 @@ func TestClaudeGeneratedFiles(t *testing.T) {
 		Hooks map[string][]struct {
 			Matcher string `json:"matcher"`
 			Hooks   []struct {
-				Type, Command string
-				Timeout       int
+				Type, Command                string
+				Timeout                      int
+				AsyncRewake                  bool
+				RewakeMessage, RewakeSummary string
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -40,12 +42,25 @@ func TestClaudeGeneratedFiles(t *testing.T) {
 	}
 	for _, ev := range (CLI{}).Events() {
 		g := settings.Hooks[ev]
-		if len(g) != 1 || len(g[0].Hooks) != 1 {
+		want := 1
+		if ev == "Stop" {
+			want = 2 // and the rewake waiter
+		}
+		if len(g) != 1 || len(g[0].Hooks) != want {
 			t.Fatalf("%s: %+v", ev, g)
 		}
 		h := g[0].Hooks[0]
-		if h.Type != "command" || h.Command != `'/opt/my apps/agentgrid' hook claude` || h.Timeout != agentcli.HookTimeoutSeconds {
+		if h.Type != "command" || h.Command != `'/opt/my apps/agentgrid' hook claude` || h.Timeout != agentcli.HookTimeoutSeconds || h.AsyncRewake {
 			t.Errorf("%s hook = %+v", ev, h)
+		}
+		if ev == "Stop" {
+			// Run in the background at each end of turn; its exit 2 wakes
+			// the model with what it printed.
+			r := g[0].Hooks[1]
+			if r.Type != "command" || r.Command != `'/opt/my apps/agentgrid' hook claude --rewake` || !r.AsyncRewake ||
+				r.Timeout != agentcli.RewakeTimeoutSeconds || r.RewakeMessage == "" || r.RewakeSummary == "" {
+				t.Errorf("Stop's rewake hook = %+v", r)
+			}
 		}
 		wantMatcher := ""
 		if ev == "PreToolUse" || ev == "PostToolUse" || ev == "PostToolUseFailure" || ev == "PermissionRequest" {
