@@ -1,0 +1,60 @@
+package opencode
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// The plugin waits for the hook's answer as long as AGENTGRID_HOOK_BUDGET
+// lets the hook wait, read when the plugin starts: a hook that answers
+// after three seconds (past the default two) is heard with the budget set
+// to 2s, and not without it.
+func TestPluginFollowsTheHookBudget(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; the plugin runs in OpenCode's JavaScript runtime")
+	}
+	dir := t.TempDir()
+	hook := filepath.Join(dir, "hook")
+	script := "#!/bin/sh\ncat >/dev/null\nsleep 3\nprintf '{\"block\":\"late but heard\"}'\n"
+	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	plugin := filepath.Join(dir, "plugin.mjs")
+	if err := os.WriteFile(plugin, []byte(Plugin(hook)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	driver := `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;
+const p = await AgentgridPlugin({ directory: "/proj" });
+const r = {};
+try {
+  await p["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c1" }, { args: { command: "ls" } });
+  r.result = "went ahead";
+} catch (e) { r.result = e.message; }
+console.log(JSON.stringify(r));
+process.exit(0);
+`
+	for _, c := range []struct{ budget, want string }{
+		{"2s", "late but heard"},
+		{"", "went ahead"},
+		{"soon", "went ahead"}, // not a duration: the default
+	} {
+		cmd := exec.Command(node, "--input-type=module", "-e", driver)
+		cmd.Env = append(os.Environ(), EnvHookBudget+"="+c.budget)
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("node: %v\n%s", err, b)
+		}
+		var r struct{ Result string }
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("driver printed %q: %v", b, err)
+		}
+		if r.Result != c.want {
+			t.Errorf("%s=%q, a hook answering after 3 s: %q, want %q", EnvHookBudget, c.budget, r.Result, c.want)
+		}
+	}
+}
