@@ -55,7 +55,7 @@ func hookBudget(getenv func(string) string, def time.Duration) time.Duration {
 
 func addHookCommands(root *cobra.Command) {
 	root.AddCommand(&cobra.Command{
-		Use:   "hook claude|codex|gemini|opencode [PAYLOAD]",
+		Use:   "hook claude|codex|gemini|opencode [PAYLOAD | --rewake]",
 		Short: "Pass an agent CLI's hook event to the session (used by the generated hook settings)",
 		Long: `agentgrid hook reads one hook payload of the named agent CLI — JSON on stdin for
 Claude Code, Gemini CLI and the OpenCode plugin, the last argument for Codex's
@@ -73,6 +73,12 @@ what the agents it started did since (finished turns, exits, waits); once it
 printed that, it tells the session, which then counts them delivered. With no
 decision, or none within a fifth of a second, it prints nothing and the CLI
 goes ahead.
+With --rewake after the CLI's name (Claude Code's generated settings run it as a
+background "asyncRewake" Stop hook), it waits instead until every agent this
+one started has finished and notices about them wait, prints them on stderr and
+exits 2, which wakes the idle model with them; it exits 0 and prints nothing
+when the agent's next turn starts first, a newer waiter replaces it, the agent
+or the session ends, or after a day.
 Otherwise it prints nothing (an agent CLI may show hook output to its model) and always
 exits 0. With no session listening it returns at once, without reading stdin;
 otherwise it gives up after a quarter of a second, so a broken session never
