@@ -115,7 +115,9 @@ func TestRewakeHookWakesTheIdleParent(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	code := make(chan int, 1)
-	go func() { code <- runRewake("claude", strings.NewReader(claudeStop("Started a worker.")), &stderr, hookEnv(env), time.Now(), 30*time.Second) }()
+	go func() {
+		code <- runRewake("claude", strings.NewReader(claudeStop("Started a worker.")), &stderr, hookEnv(env), time.Now(), 30*time.Second)
+	}()
 	waitUntil(t, "the rewake waiter", func() bool { ex, err := e.Explain(control.MainID); return err == nil && ex.RewakeWaiting })
 	if err := e.Close(child); err != nil {
 		t.Fatal(err)
@@ -150,7 +152,9 @@ func TestRewakeHookExitsQuietly(t *testing.T) {
 	}
 	spawnChild(t, e, "cat")
 	code := make(chan int, 1)
-	go func() { code <- runRewake("claude", strings.NewReader(claudeStop("done")), &stderr, hookEnv(env), time.Now(), 30*time.Second) }()
+	go func() {
+		code <- runRewake("claude", strings.NewReader(claudeStop("done")), &stderr, hookEnv(env), time.Now(), 30*time.Second)
+	}()
 	waitUntil(t, "the rewake waiter", func() bool { ex, err := e.Explain(control.MainID); return err == nil && ex.RewakeWaiting })
 	hookOut(env, claudePrompt("the user types"))
 	select {

@@ -15,6 +15,11 @@ const NudgeText = "agentgrid: you have been reading and editing files yourself i
 // (a notice, not the user's turn): the nudge leaves such prompts alone.
 const InjectedPrefix = "[agentgrid]"
 
+// taskNotificationPrefix starts the prompt Claude Code reports when a
+// background task wakes the model (agentgrid's rewake hook among them):
+// not the user's turn either.
+const taskNotificationPrefix = "<task-notification>"
+
 // nudgeTools are the file tools whose use marks the main view's agent
 // (OpenCode's read, write and edit too: names compare without case).
 var nudgeTools = []string{"Read", "Write", "Edit", "MultiEdit"}
@@ -34,7 +39,7 @@ func (e *Engine) nudge(r Rule, a Agent, ask agentstate.Ask) (string, bool) {
 		}
 	case agentstate.PointPrompt:
 		prompt := strings.TrimSpace(ask.Prompt)
-		if !e.marks[a.ID] || prompt == "" || ask.SessionID == "" || strings.HasPrefix(prompt, InjectedPrefix) {
+		if !e.marks[a.ID] || prompt == "" || ask.SessionID == "" || strings.HasPrefix(prompt, InjectedPrefix) || strings.HasPrefix(prompt, taskNotificationPrefix) {
 			return "", false
 		}
 		if r.Message != "" {

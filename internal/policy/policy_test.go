@@ -169,10 +169,11 @@ func TestDelegationNudge(t *testing.T) {
 			t.Errorf("main got %+v for a1's file work", d)
 		}
 	})
-	t.Run("empty prompt, no session id and injected prompts keep the mark", func(t *testing.T) {
+	t.Run("empty prompt, no session id, injected prompts and a background task's wake-up keep the mark", func(t *testing.T) {
 		e := New([]Rule{nudge})
 		fileOp(e, main, "MultiEdit")
-		for _, c := range []struct{ text, session string }{{"  \n", "s"}, {"next", ""}, {InjectedPrefix + " a3 finished", "s"}} {
+		for _, c := range []struct{ text, session string }{{"  \n", "s"}, {"next", ""}, {InjectedPrefix + " a3 finished", "s"},
+			{"<task-notification>\n<summary>agentgrid: the agents Claude started have finished</summary>\n</task-notification>", "s"}} {
 			if d := prompt(e, main, c.text, c.session); d.Action != agentstate.ActionNone {
 				t.Errorf("prompt %q session %q: %+v, want nothing", c.text, c.session, d)
 			}

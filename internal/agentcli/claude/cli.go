@@ -100,8 +100,8 @@ func RewakeHook(exe string) agentcli.HookCommand {
 	return agentcli.HookCommand{
 		Type: "command", Command: agentcli.ShellQuote(exe) + " hook claude --rewake", Timeout: agentcli.RewakeTimeoutSeconds,
 		AsyncRewake:   true,
-		RewakeMessage: "Notices from agentgrid about the agents you started (nobody typed this):",
-		RewakeSummary: "agentgrid: the agents it started have finished",
+		RewakeMessage: "Notices from agentgrid about the agents you started:",
+		RewakeSummary: "agentgrid: the agents Claude started have finished",
 	}
 }
 
