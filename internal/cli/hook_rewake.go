@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
-	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/control"
 )
@@ -77,7 +76,7 @@ func runRewake(cli string, stdin io.Reader, stderr io.Writer, getenv func(string
 // rewakeWait is how long the waiter waits: the CLI's timeout of the hook
 // less a margin.
 func rewakeWait() time.Duration {
-	return time.Duration(agentcli.RewakeTimeoutSeconds)*time.Second - rewakeMargin
+	return registry.RewakeTimeout - rewakeMargin
 }
 
 // ackPrinted records that an answer carrying id's notices up to seq was

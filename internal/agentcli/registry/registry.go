@@ -6,6 +6,8 @@
 package registry
 
 import (
+	"time"
+
 	"fmt"
 	"strings"
 
@@ -66,6 +68,11 @@ func Adapter(name string) (agentcli.CLI, bool) {
 
 // MaxPayload is the largest hook payload Adapt reads.
 const MaxPayload = 1 << 20
+
+// RewakeTimeout is the timeout the generated settings give the rewake
+// waiter's hook (agentcli.RewakeTimeoutSeconds), which `agentgrid hook
+// --rewake` stays under.
+const RewakeTimeout = agentcli.RewakeTimeoutSeconds * time.Second
 
 // Caps on the text an adapter puts in a Signal.
 const (
