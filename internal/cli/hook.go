@@ -102,16 +102,23 @@ claude); you do not need to configure it yourself.`,
 			if isHelp(args) {
 				return cmd.Help()
 			}
-			if len(args) == 2 && args[1] == RewakeFlag {
-				if code := runRewake(args[0], os.Stdin, os.Stderr, os.Getenv, time.Now(), rewakeWait()); code != 0 {
-					return exitError{code, ""}
-				}
-				return nil
+			if code := runHookCommand(args); code != 0 {
+				return exitError{code, ""}
 			}
-			runHookTo(args, os.Stdin, os.Stdout, os.Getenv, time.Now())
 			return nil
 		},
 	})
+}
+
+// runHookCommand runs `agentgrid hook ARGS` on the process's own stdin,
+// stdout and environment and returns its exit status: 0, or the rewake
+// waiter's 2 that wakes the model.
+func runHookCommand(args []string) int {
+	if len(args) == 2 && args[1] == RewakeFlag {
+		return runRewake(args[0], os.Stdin, os.Stderr, os.Getenv, time.Now(), rewakeWait())
+	}
+	runHookTo(args, os.Stdin, os.Stdout, os.Getenv, time.Now())
+	return 0
 }
 
 // runHook is runHookTo for an event whose answer nobody reads.

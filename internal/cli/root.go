@@ -41,8 +41,7 @@ func Execute(version string) int {
 		// An agent CLI runs the hook before and after every tool call:
 		// it starts without building the command tree, which it does not
 		// use (it takes its arguments as they are).
-		runHookTo(args[1:], os.Stdin, os.Stdout, os.Getenv, time.Now())
-		return 0
+		return runHookCommand(args[1:])
 	}
 	root := newRootCmd(version)
 	if err := root.Execute(); err != nil {
