@@ -169,6 +169,9 @@ func (a *agentsOverlay) View() ([][]vterm.Cell, int, int) {
 			age = coarseDuration(a.now.Sub(ag.Created))
 		}
 		text := sanitizeLabel(ag.Title)
+		if tag := runTag(ag.Category, ag.Model); tag != "" {
+			text += " " + tag
+		}
 		if why = sanitizeLabel(why); why != "" {
 			text += " — " + why
 		}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/internal/oneline"
@@ -78,11 +80,23 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 	}
 	if title := sanitizeLabel(l.title); title != "" {
 		room := avail - used - 1 // the space after the title
-		if tw := ansi.StringWidth(title); tw > room && room >= 2 {
-			title = ansi.Truncate(title, room, "…")
-		}
-		if ansi.StringWidth(title) <= room {
+		// The category and model follow the title and are cut first,
+		// then dropped (when fewer than 4 cells of them would show), then
+		// the title is cut.
+		tw := ansi.StringWidth(title)
+		tag := runTag(l.category, l.model)
+		tagRoom := room - tw - 1 // after the title and a space
+		switch {
+		case tag != "" && tagRoom >= min(4, ansi.StringWidth(tag)):
 			add(title+" ", titleSt)
+			if ansi.StringWidth(tag) > tagRoom {
+				tag = strings.TrimRight(ansi.Truncate(tag, tagRoom-1, ""), " ·") + "…"
+			}
+			add(tag+" ", c.looks.muted)
+		case tw <= room:
+			add(title+" ", titleSt)
+		case room >= 2:
+			add(ansi.Truncate(title, room, "…")+" ", titleSt)
 		}
 	}
 	if badge.text != "" {
@@ -122,6 +136,20 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 		dst = termrt.AppendText(dst, right.text, right.st)
 	}
 	return append(dst, st.Cell("─", 1), st.Cell("┐", 1))
+}
+
+// runTag is what an agent runs as, beside its title: "[review · opus]"
+// for a category and its model, "[opus]" or "[review]" for one; "" for
+// neither. The model is cut to 24 cells: the border has little room.
+func runTag(category, model string) string {
+	category, model = sanitizeLabel(category), ansi.Truncate(sanitizeLabel(model), 24, "…")
+	switch {
+	case category != "" && model != "":
+		return "[" + category + " · " + model + "]"
+	case category != "" || model != "":
+		return "[" + category + model + "]"
+	}
+	return ""
 }
 
 // sanitizeLabel makes text safe for a border or a notification with the

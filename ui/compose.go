@@ -43,6 +43,9 @@ type paneLabel struct {
 	// right-aligned when there is no right part and room is left after
 	// the title and the badge.
 	branch string
+	// category and model are what the agent was started with, shown after
+	// the title ("[review · opus]") and cut with it when narrow.
+	category, model string
 }
 
 // matchMark is a search match to highlight in a pane's content.
@@ -322,7 +325,7 @@ func (c *composer) borders(i, w int, p *paneFrame, st termrt.Style) *borderCache
 	bc := &c.bords[i]
 	l, k := &p.label, &bc.label
 	if !bc.valid || bc.w != w || bc.st != st || bc.focused != p.focused || bc.waiting != p.waiting ||
-		l.number != k.number || l.title != k.title || l.badge != k.badge || l.badgeSt != k.badgeSt ||
+		l.number != k.number || l.title != k.title || l.category != k.category || l.model != k.model || l.badge != k.badge || l.badgeSt != k.badgeSt ||
 		l.right != k.right || l.branch != k.branch || !slices.Equal(l.entries, k.entries) {
 		bc.top = c.borderTop(bc.top[:0], w, p, st)
 		if !bc.valid || bc.w != w || bc.st != st {

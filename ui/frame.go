@@ -204,10 +204,12 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			number = "0"
 		}
 		pf.label = paneLabel{
-			number:  number,
-			title:   title,
-			badge:   stateBadge(badgeOf(a), now),
-			badgeSt: m.ui.badge(string(a.State)),
+			number:   number,
+			title:    title,
+			category: a.Category,
+			model:    a.Model,
+			badge:    stateBadge(badgeOf(a), now),
+			badgeSt:  m.ui.badge(string(a.State)),
 		}
 		var prev []string
 		if q := m.in.prevPane(i, a.ID); q != nil {
