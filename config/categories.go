@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -230,14 +231,34 @@ func checkCategoryModel(cfg Config, p, what string, cat Category, bad func(path,
 		bad(p+".model", "%s.model = %q: %v", what, cat.Model, err)
 		return
 	}
-	cli := cfg.KindCLI(cat.Kind)
-	if cli == nil || cli.ModelArgs(cat.Model) == nil {
-		bad(p+".model", "%s.model: kind %s runs a program agentgrid passes no model to (claude, codex, gemini, opencode and aider take one); leave model out", what, cat.Kind)
-		return
+	switch err := cfg.CheckKindModel(cat.Kind, cat.Model); {
+	case errors.Is(err, ErrNoModelArgs):
+		bad(p+".model", "%s.model: %v; leave model out", what, err)
+	case err != nil:
+		bad(p+".model", "%s.model = %q: %v", what, cat.Model, err)
 	}
-	if cli.Name() == "opencode" && agentcli.ProviderPrefix(cat.Model) == "" {
-		bad(p+".model", "%s.model = %q: opencode takes provider/model, e.g. \"anthropic/%s\"", what, cat.Model, cat.Model)
+}
+
+// ErrNoModelArgs is CheckKindModel's answer for a kind whose program
+// takes no model.
+var ErrNoModelArgs = errors.New("runs a program agentgrid passes no model to (claude, codex, gemini, opencode and aider take one)")
+
+// CheckKindModel says why kind cannot be started with model (a category's
+// model, or spawn --model), or nil: the model's own form (CheckModel), a
+// kind whose program takes no model (ErrNoModelArgs, wrapped), and
+// OpenCode's provider/model form.
+func (c Config) CheckKindModel(kind, model string) error {
+	if err := CheckModel(model); err != nil {
+		return err
 	}
+	cli := c.KindCLI(kind)
+	if cli == nil || cli.ModelArgs(model) == nil {
+		return fmt.Errorf("kind %s %w", kind, ErrNoModelArgs)
+	}
+	if cli.Name() == "opencode" && agentcli.ProviderPrefix(model) == "" {
+		return fmt.Errorf("opencode takes provider/model, e.g. \"anthropic/%s\"", model)
+	}
+	return nil
 }
 
 // fallbackCycle returns a cycle of fallbacks that starts and ends at

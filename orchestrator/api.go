@@ -82,7 +82,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 	case rt.category != "":
 		a.route.step(now, "category %s → %s", rt.category, routeText(rt.routes[0]))
 	case kind != "":
-		a.route.step(now, "kind %s", kind)
+		a.route.step(now, "kind %s", routeText(rt.routes[0]))
 	}
 	if len(grants) > 0 {
 		e.log.Info("agent granted more than its own subtree", "agent", id, "kind", kind, "grants", grantList(grants))

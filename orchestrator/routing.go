@@ -90,7 +90,22 @@ func newRouting(cfg config.Config, req control.SpawnRequest) (routing, error) {
 		}
 		rt.routes = routes
 	case req.Kind != "":
-		rt.routes = []config.Route{cfg.KindRoute(req.Kind)}
+		r := cfg.KindRoute(req.Kind)
+		if req.Model != "" {
+			if _, ok := cfg.Kinds[req.Kind]; ok {
+				if err := cfg.CheckKindModel(req.Kind, req.Model); err != nil {
+					return rt, fmt.Errorf("cannot start kind %s with model %q: %v", req.Kind, req.Model, err)
+				}
+			}
+			r.Model = req.Model
+		}
+		rt.routes = []config.Route{r}
+	}
+	if req.Model != "" && req.Kind == "" {
+		if req.Category != "" {
+			return rt, fmt.Errorf("category %q picks its own model; leave the model out, or give a kind with the model instead", req.Category)
+		}
+		return rt, errors.New("a model needs a kind whose CLI takes one (claude, codex, gemini, opencode, aider); a plain command gets its model in its own arguments")
 	}
 	return rt, nil
 }

@@ -139,7 +139,8 @@ scripts can capture it.
 The command runs in the current directory unless --cwd says otherwise. With
 --kind, a [kinds.NAME] preset from the config supplies the command (and wires
 in that agent CLI's hooks and the MCP server); --prompt is then passed the way
-the preset says. With --category, a [categories.NAME] names the kind, the model
+the preset says, and --model is passed the way that CLI takes one (one
+argument, never through a shell). With --category, a [categories.NAME] names the kind, the model
 (passed the way that CLI takes one) and a prompt prefix; when the program
 cannot start, or its model's API refuses with a rate limit, the agent moves to
 the category's next fallback under the same id (agentgrid explain shows how).
@@ -150,6 +151,9 @@ that its own flags are not read as agentgrid's.`,
 
   # an AI coding agent with a task, hooks and MCP wired in by its kind
   agentgrid spawn --kind claude --title refactor --prompt "split ui/model.go by concern"
+
+  # a kind with a model of your choice, passed the way its CLI takes one
+  agentgrid spawn --kind claude --model opus --prompt "review the API change"
 
   # the same by kind of work: the category picks the kind, the model and fallbacks
   agentgrid spawn --category quick --prompt "fix the typo in README.md"
@@ -179,6 +183,9 @@ that its own flags are not read as agentgrid's.`,
 			}
 			if len(p.Argv) == 0 && p.Kind == "" && p.Category == "" {
 				return exitError{exitUsage, "give a command to run after -- (agentgrid spawn -- CMD ARGS...), a --kind whose preset supplies one, or a --category"}
+			}
+			if p.Model != "" && p.Kind == "" {
+				return exitError{exitUsage, "--model needs --kind (a category picks its own model; a command after -- takes its model in its own arguments)"}
 			}
 			if len(env) > 0 {
 				p.Env = make(map[string]string, len(env))
@@ -223,6 +230,7 @@ that its own flags are not read as agentgrid's.`,
 	f.StringVar(&p.Kind, "kind", "", "agent kind preset from the config: claude, codex, gemini, opencode, aider, shell, ...")
 	f.StringVar(&p.Category, "category", "", "a [categories.NAME] from the config: its kind, model, prompt prefix and fallbacks (see agentgrid kinds)")
 	f.StringVar(&p.Prompt, "prompt", "", "task for an agent CLI started with --kind or --category")
+	f.StringVar(&p.Model, "model", "", "model for the --kind's CLI, passed the way it takes one (claude --model M, codex -m M, opencode provider/model); a category picks its own")
 	f.StringArrayVar(&env, "env", nil, "extra environment variable NAME=VALUE (repeatable)")
 	f.BoolVar(&asJSON, "json", false, "print the new agent as JSON instead of its id")
 	f.StringVar(&worktree, "worktree", "", "run the agent in a new git worktree `NAME` of the repository (<repo>/.agentgrid/worktrees/NAME, branch agentgrid/NAME); made from the title when left out or auto")

@@ -95,6 +95,9 @@ type SpawnRequest struct {
 	Prompt   string            `json:"prompt,omitempty"`
 	Argv     []string          `json:"argv,omitempty"`
 	Env      map[string]string `json:"env,omitempty"`
+	// Model is the model for Kind's CLI (spawn --model), passed as a
+	// category passes its model; a category picks its own.
+	Model string `json:"model,omitempty"`
 	// Loop runs the agent in a continuation loop from its first turn; the
 	// prompt is its task.
 	Loop *LoopSpec `json:"loop,omitempty"`

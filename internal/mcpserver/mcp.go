@@ -73,6 +73,7 @@ type (
 		Argv     []string          `json:"argv,omitempty"`
 		Env      map[string]string `json:"env,omitempty"`
 		Worktree string            `json:"worktree,omitempty"`
+		Model    string            `json:"model,omitempty"`
 	}
 	closeInput struct {
 		ID             string `json:"id"`
@@ -118,6 +119,7 @@ var toolSchemas = map[string]string{
     "kind":   {"type": "string", "maxLength": 64, "description": "preset from the config: claude, codex, gemini, opencode, aider, shell, ... (list_kinds lists them)"},
     "category": {"type": "string", "maxLength": 64, "description": "instead of kind: a category from the config (list_kinds lists them), which picks the kind, the model and fallbacks"},
     "prompt": {"type": "string", "description": "task for an agent CLI kind or category; needs one of them"},
+    "model":  {"type": "string", "minLength": 1, "maxLength": 200, "description": "with kind: the model for its CLI, e.g. \"opus\" for claude or \"anthropic/claude-sonnet-4-5\" for opencode (a category picks its own)"},
     "argv":   {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "command and arguments to run, e.g. [\"go\", \"test\", \"./...\"]; overrides the kind's command"},
     "env":    {"type": "object", "additionalProperties": {"type": "string"}, "description": "extra environment variables"},
     "worktree": {"type": "string", "minLength": 1, "maxLength": 64, "description": "run the agent in a new git worktree of the repository of cwd, on its own branch agentgrid/NAME: a NAME (letters, digits, . _ -), or \"auto\" for one made from the title"}
@@ -322,7 +324,7 @@ func (t mcpTools) spawn(ctx context.Context, in spawnInput) (any, error) {
 	}
 	ctx, cancel := callCtx(ctx)
 	defer cancel()
-	p := control.SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Category: in.Category, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env}
+	p := control.SpawnParams{Title: in.Title, Cwd: in.Cwd, Kind: in.Kind, Category: in.Category, Prompt: in.Prompt, Argv: in.Argv, Env: in.Env, Model: in.Model}
 	if in.Worktree != "" {
 		p.Worktree = &control.WorktreeSpec{}
 		if in.Worktree != "auto" {
