@@ -37,22 +37,19 @@ func (s *selection) span() (l0, c0, l1, c1 int) {
 // relative to the view's top (possibly outside it), columns in cells.
 type selMark struct{ r0, c0, r1, c1 int }
 
-// viewTop is the line number of the first row pane p shows.
-func viewTop(p *orchestrator.PaneView, s *scrollState) int {
-	return p.Term.ScrollbackLen() - s.offset
-}
-
 // startCursor shows the copy cursor where the pane's own cursor is, on the
-// same row of the view.
+// same row of the view; in a box lower than the pane, on the nearest row
+// the box shows.
 func (m *Model) startCursor(p *orchestrator.PaneView, s *scrollState) {
 	if s.sel.cursor {
 		return
 	}
 	var fr vterm.Frame
 	p.Term.FrameRows(&fr, s.offset)
-	cols, rows := p.Term.Size()
+	cols, paneRows := p.Term.Size()
+	top, rows, skip := scrollWindow(p, s)
 	s.sel.cursor = true
-	s.sel.line = viewTop(p, s) + max(0, min(fr.Cursor.Y, rows-1))
+	s.sel.line = top + max(0, min(fr.Cursor.Y-skip, rows-1, paneRows-1))
 	s.sel.col = max(0, min(fr.Cursor.X, cols-1))
 }
 
@@ -64,8 +61,8 @@ func (m *Model) onSelectAction(id string, act action) (tea.Cmd, bool) {
 	if s == nil || p == nil || p.Term == nil {
 		return nil, false
 	}
-	cols, rows := p.Term.Size()
-	last := p.Term.ScrollbackLen() + rows - 1
+	cols, paneRows := p.Term.Size()
+	last := p.Term.ScrollbackLen() + paneRows - 1
 	switch act {
 	case actSelectStart:
 		m.startCursor(p, s)
@@ -97,7 +94,7 @@ func (m *Model) onSelectAction(id string, act action) (tea.Cmd, bool) {
 		case actCursorLineEnd:
 			s.sel.col = max(0, lineEnd(p.Term, s.sel.line)-1)
 		}
-		m.keepCursorInView(id, p, s, rows)
+		m.keepCursorInView(id, p, s)
 	case actWordNext, actWordPrev, actWordEnd, actSpaceWordNext, actSpaceWordPrev, actSpaceWordEnd:
 		m.startCursor(p, s)
 		mv := wordMotion{
@@ -107,7 +104,7 @@ func (m *Model) onSelectAction(id string, act action) (tea.Cmd, bool) {
 		}
 		to := newWordWalker(p.Term, mv.spaces).move(wordPos{s.sel.line, s.sel.col}, mv)
 		s.sel.line, s.sel.col = to.line, max(0, min(cols-1, to.col))
-		m.keepCursorInView(id, p, s, rows)
+		m.keepCursorInView(id, p, s)
 	default:
 		return nil, false
 	}
@@ -116,8 +113,8 @@ func (m *Model) onSelectAction(id string, act action) (tea.Cmd, bool) {
 }
 
 // keepCursorInView scrolls the view so that the copy cursor's line shows.
-func (m *Model) keepCursorInView(id string, p *orchestrator.PaneView, s *scrollState, rows int) {
-	top := viewTop(p, s)
+func (m *Model) keepCursorInView(id string, p *orchestrator.PaneView, s *scrollState) {
+	top, rows, _ := scrollWindow(p, s)
 	switch {
 	case s.sel.line < top:
 		m.scrollBy(id, top-s.sel.line)
@@ -245,15 +242,22 @@ func selCursor(s *scrollState, top, rows int) (x, y int, ok bool) {
 }
 
 // mouseLine is the line and column under the pointer in pane p, clamped to
-// its content.
+// its content: in scrollback mode over the rows the view shows, else over
+// the rows of the live screen the box was drawn with.
 func (m *Model) mouseLine(p *orchestrator.PaneView, x, y int) (int, int) {
 	c := p.Box.Inset(1)
 	cx, cy := max(0, min(x-c.X, c.W-1)), max(0, min(y-c.Y, c.H-1))
-	off := 0
 	if s := m.scroll[p.Agent.ID]; s != nil {
-		off = s.offset
+		top, _, _ := scrollWindow(p, s)
+		return top + cy, cx
 	}
-	return p.Term.ScrollbackLen() - off + cy, cx
+	skip := 0
+	for i := range m.in.panes {
+		if pf := &m.in.panes[i]; pf.id == p.Agent.ID {
+			skip = pf.skip
+		}
+	}
+	return p.Term.ScrollbackLen() + skip + cy, cx
 }
 
 // dragStart remembers where a left press landed in a pane that does not

@@ -186,6 +186,11 @@ func (m *Model) buildInput(now time.Time) frameInput {
 				p.Term.FrameRowsFrom(view, s.offset, s.pushed)
 				s.offset, s.pushed = view.Offset, view.Pushed
 				pf.offset = view.Offset
+				// A box lower than the pane shows its bottom rows, as the
+				// larger client's view ends (scrollWindow).
+				hidden := hiddenRows(view.Rows, p)
+				s.above = min(s.above, hidden)
+				pf.skip = hidden - s.above
 			} else {
 				p.Term.FrameRows(view, 0)
 				pf.skip = anchorSkip(view, p.Box.H-2)
@@ -225,14 +230,14 @@ func (m *Model) buildInput(now time.Time) frameInput {
 		}
 		if s != nil && pf.view != nil {
 			n := pf.view.HistLen
-			pf.label.right = s.indicator(n)
+			pf.label.right = s.indicator(n, hiddenRows(pf.view.Rows, p))
 			if m.snap.Zoomed {
 				pf.label.right += " · zoomed"
 			}
 			if s.match >= 0 && !s.notFound {
-				pf.mark = &matchMark{row: s.match - (n - pf.view.Offset), col: s.matchCol, width: ansi.StringWidth(s.query)}
+				pf.mark = &matchMark{row: s.match - (n - pf.view.Offset + pf.skip), col: s.matchCol, width: ansi.StringWidth(s.query)}
 			}
-			pf.sel = selMarkOf(s, n-pf.view.Offset)
+			pf.sel = selMarkOf(s, n-pf.view.Offset+pf.skip)
 		}
 		in.panes = append(in.panes, pf)
 	}
@@ -487,7 +492,7 @@ func (m *Model) paneCursor() *tea.Cursor {
 	s := m.scroll[p.Agent.ID]
 	if s != nil && s.sel.cursor {
 		// The copy cursor, as a block, where it shows.
-		x, y, ok := selCursor(s, pf.view.HistLen-pf.view.Offset, content.H)
+		x, y, ok := selCursor(s, pf.view.HistLen-pf.view.Offset+pf.skip, content.H)
 		if !ok || x >= content.W {
 			return nil
 		}

@@ -22,6 +22,12 @@ type scrollState struct {
 	// back by the lines pushed since, under the terminal's lock, so new
 	// output never shifts what a scrolled-back view shows (buildInput).
 	pushed uint64
+	// above is how many of the rows a box lower than the pane leaves out
+	// (a client smaller than the one the panes' sizes follow) are shown
+	// above the history's top: the view is the pane's bottom rows, as the
+	// larger client's, until scrolling goes past the oldest line; then it
+	// moves on over the rows left out, so every line can be reached.
+	above int
 	// byWheel is set when the mouse wheel entered the mode; scrolling back
 	// down to the live screen then leaves it, as in tmux.
 	byWheel bool
@@ -35,9 +41,11 @@ type scrollState struct {
 	sel selection // the copy cursor and the marked text
 }
 
-// indicator is the scrollback position shown in the pane's border.
-func (s *scrollState) indicator(histLen int) string {
-	pos := fmt.Sprintf("[%d/%d]", s.offset, histLen)
+// indicator is the scrollback position shown in the pane's border: the
+// lines scrolled back and how far back the view goes (the history, and
+// the rows a lower box leaves out).
+func (s *scrollState) indicator(histLen, hidden int) string {
+	pos := fmt.Sprintf("[%d/%d]", s.offset+s.above, histLen+hidden)
 	switch {
 	case s.notFound:
 		return "no match: " + s.query + " " + pos
@@ -91,7 +99,28 @@ func (m *Model) syncScroll() {
 	}
 }
 
-// scrollBy moves pane id's view by delta lines (positive = back in time).
+// hiddenRows is how many of pane p's rows its box leaves out: the box of
+// a client smaller than the one the panes' sizes follow is lower than
+// the pane; 0 when the whole pane shows.
+func hiddenRows(paneRows int, p *orchestrator.PaneView) int {
+	return max(0, paneRows-max(p.Box.H-2, 1))
+}
+
+// scrollWindow is what pane p shows in scrollback mode: the first line
+// (numbered over history and screen) and how many rows. A box lower than
+// the pane shows the pane's bottom rows (skip rows of the frame above it),
+// so a smaller client sees the same newest lines as the larger one at the
+// same offset; s.above moves it up over the rows left out.
+func scrollWindow(p *orchestrator.PaneView, s *scrollState) (top, rows, skip int) {
+	_, paneRows := p.Term.Size()
+	hidden := hiddenRows(paneRows, p)
+	skip = hidden - min(s.above, hidden)
+	return p.Term.ScrollbackLen() - s.offset + skip, paneRows - hidden, skip
+}
+
+// scrollBy moves pane id's view by delta lines (positive = back in time):
+// over the history, then, in a box lower than the pane, over the rows
+// above the box.
 func (m *Model) scrollBy(id string, delta int) {
 	s := m.scroll[id]
 	p := m.pane(id)
@@ -99,11 +128,24 @@ func (m *Model) scrollBy(id string, delta int) {
 		return
 	}
 	n := p.Term.ScrollbackLen()
-	s.offset = max(0, min(n, s.offset+delta))
-	if s.offset == 0 && s.byWheel && delta < 0 {
+	_, paneRows := p.Term.Size()
+	pos := max(0, min(n+hiddenRows(paneRows, p), s.offset+s.above+delta))
+	s.offset = min(pos, n)
+	s.above = pos - s.offset
+	if pos == 0 && s.byWheel && delta < 0 {
 		m.exitScroll(id)
 	}
 	m.refreshInput()
+}
+
+// scrollToTop scrolls pane p's view so that its first row is line top.
+func scrollToTop(p *orchestrator.PaneView, s *scrollState, top int) {
+	n := p.Term.ScrollbackLen()
+	_, paneRows := p.Term.Size()
+	hidden := hiddenRows(paneRows, p)
+	pos := max(0, min(n+hidden, n+hidden-top))
+	s.offset = min(pos, n)
+	s.above = pos - s.offset
 }
 
 // pageOf is a pane's content height, the unit of page moves.
@@ -158,8 +200,8 @@ func (m *Model) search(id, query string, backward bool) {
 	}
 	t := p.Term
 	n := t.ScrollbackLen()
-	_, rows := t.Size()
-	top := n - s.offset // first line on screen, numbered over history+screen
+	_, paneRows := t.Size()
+	top, rows, _ := scrollWindow(p, s) // the first line shown, numbered over history+screen
 	from := top
 	if backward {
 		from = top + rows - 1
@@ -176,7 +218,7 @@ func (m *Model) search(id, query string, backward bool) {
 		// Wrap around like tmux: continue from the other end.
 		wrapFrom := 0
 		if backward {
-			wrapFrom = n + rows - 1
+			wrapFrom = n + paneRows - 1
 		}
 		line, col, ok = t.Search(query, wrapFrom, backward)
 	}
@@ -189,8 +231,7 @@ func (m *Model) search(id, query string, backward bool) {
 	s.match, s.matchCol = line, col
 	if line < top || line >= top+rows {
 		// Put the match a third of the way down the view.
-		newTop := line - rows/3
-		s.offset = max(0, min(n, n-newTop))
+		scrollToTop(p, s, line-rows/3)
 	}
 	m.refreshInput()
 }
@@ -216,7 +257,7 @@ func (m *Model) wheelScroll(id string, up bool) {
 			}
 			return
 		}
-		if !up || p.Term.ScrollbackLen() == 0 {
+		if _, rows := p.Term.Size(); !up || p.Term.ScrollbackLen() == 0 && hiddenRows(rows, p) == 0 {
 			return
 		}
 		m.enterScroll(id, true)
