@@ -46,13 +46,13 @@ func FloodSlots() int { return cap(bulkTokens) }
 
 // KeepAProcForInput raises GOMAXPROCS to one more than FloodSlots. While
 // panes flood, each slot parses without a pause, so with as many Go
-// processors as slots none is ever idle, and Go then looks at its sockets
+// processors as slots none goes idle, and Go then looks at its sockets
 // and pipes only from its background monitor, every 10 ms: a keystroke
-// from an attached terminal sat unread in the session's socket for that
-// long (traced under an 8-pane flood: the client's write to the server's
-// read was the whole tail of keystroke to echo). The spare processor
-// sleeps in Go's poller and takes the keystroke the moment it arrives; it
-// parses nothing, so floods get no more CPU than before.
+// from an attached terminal sat unread in the session's socket for up to
+// that long (traced under an 8-pane flood: the client's write to the
+// server's read was most of the tail of keystroke to echo). The spare
+// processor sleeps in Go's poller and takes the keystroke the moment it
+// arrives; it parses nothing, so floods get no more CPU than before.
 func KeepAProcForInput() {
 	if n := FloodSlots() + 1; runtime.GOMAXPROCS(0) < n {
 		runtime.GOMAXPROCS(n)
