@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,19 +27,48 @@ type shimSession struct {
 	dir  string // the session's state folder
 }
 
-// buildAgentgrid builds the real binary, whose "tmux" link the panes run.
+// built is the agentgrid binary the shim tests share: one go build for the
+// whole package (a link under the race detector on a loaded machine takes
+// seconds, and every shim test used to pay it), removed by TestMain.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildAgentgrid builds the real binary, whose "tmux" link the panes run,
+// once for the package. Each test still gets its own session, socket and
+// state folder; the binary itself is read-only.
 func buildAgentgrid(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the agentgrid binary")
 	}
-	bin := filepath.Join(t.TempDir(), "agentgrid")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "ag-orch-bin-")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "agentgrid")
+		cmd := exec.Command("go", "build", "-o", built.bin, ".")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 func startShimSession(t *testing.T, env []string, mutate func(*config.Config)) *shimSession {
