@@ -54,16 +54,20 @@ func TestWaitUntilTurnReturnsOnStopWithOutput(t *testing.T) {
 		t.Fatalf("wait --until turn returned before the Stop: %v %s %s", err, stdout.String(), stderr.String())
 	case <-time.After(500 * time.Millisecond): // a check that it waits, not synchronisation
 	}
+	// One Stop, sent once: the hook waits for the session's answer (the
+	// harness's budget), so by the time it returns the turn has ended. A
+	// loop that sent the Stop again until wait returned would hide a lost
+	// or ignored first Stop.
+	hook("stop.json")
 	var werr error
-	h.waitFor(30*time.Second, func() bool {
-		hook("stop.json")
-		select {
-		case werr = <-waited:
-			return true
-		case <-time.After(time.Second):
-			return false
-		}
-	}, "wait --until turn to return after the Stop")
+	select {
+	case werr = <-waited:
+	case <-time.After(30 * time.Second):
+		a, _ := h.agent(id)
+		cancel()
+		<-waited // stderr is the wait's until it ended
+		t.Fatalf("wait --until turn still waits 30s after the Stop was answered (agent %s: %s, %s); stderr: %s", id, a.State, a.Why, stderr.String())
+	}
 	if werr != nil {
 		t.Fatalf("wait --until turn: %v: %s", werr, stderr.String())
 	}
