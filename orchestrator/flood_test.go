@@ -54,7 +54,11 @@ func TestPaneSignalFloodKeepsTheEngineAnswering(t *testing.T) {
 			for range 300 {
 				spawn(t, e, "cat")
 			}
-			waitAgent(t, e, flood.ID, "running", func(a control.AgentInfo) bool { return a.State == agentstate.Running })
+			// Started, so its terminal takes the keystroke that lets it go.
+			// Not "running": the shell waits in read without a word, and
+			// once the 300 spawns took longer than agents.idle_after (5 s,
+			// on a loaded machine) it had already turned idle.
+			waitAgent(t, e, flood.ID, "started", func(a control.AgentInfo) bool { return a.PID > 0 })
 			if err := e.Send(flood.ID, []byte("\r")); err != nil {
 				t.Fatal(err)
 			}
