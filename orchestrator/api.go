@@ -254,10 +254,19 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 
 // Resize sets the area for the main view and the grid (the terminal size
 // minus the status line). Growing places queued agents; shrinking moves the
-// newest visible ones back to the queue.
+// newest visible ones back to the queue. Before Start it sets the size the
+// session starts at.
 func (e *Engine) Resize(cols, rows int) {
+	cols, rows = max(cols, 0), max(rows, 0)
+	e.early.Lock()
+	if !e.early.started {
+		e.early.cols, e.early.rows = cols, rows
+		e.early.Unlock()
+		return
+	}
+	e.early.Unlock()
 	_ = e.do(func() {
-		e.st.cols, e.st.rows = max(cols, 0), max(rows, 0)
+		e.st.cols, e.st.rows = cols, rows
 		e.reconcile()
 		e.publish()
 	})

@@ -63,6 +63,15 @@ type Engine struct {
 	loopEnd chan struct{}
 	running atomic.Bool
 
+	// early is a size given before Start: the main view and the startup
+	// agents start at it, not at the offscreen size and resized a moment
+	// later (a quick startup command then kept an 80x24 screen).
+	early struct {
+		sync.Mutex
+		started    bool
+		cols, rows int
+	}
+
 	changed      chan struct{}
 	focusChanged chan struct{} // poked when the focused pane prints
 	awaited      chan struct{} // poked on a first output and on a keystroke's echo
@@ -192,6 +201,13 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 		started = true
 		e.running.Store(true)
 		go e.loop()
+		if cols, rows := e.takeEarlySize(); cols > 0 || rows > 0 {
+			_ = e.do(func() {
+				e.st.cols, e.st.rows = cols, rows
+				e.reconcile()
+				e.publish()
+			})
+		}
 		if len(e.cfg.Hooks) > 0 {
 			// The user's own [[hooks]] handlers act for the user: full control.
 			env := append(slices.Clone(e.opts.Env), control.EnvToken+"="+e.auth.add(newToken(), &principal{full: true}))
@@ -234,6 +250,15 @@ func (e *Engine) Start(ctx context.Context, mainArgv []string) error {
 		return errors.New("the engine was already started")
 	}
 	return err
+}
+
+// takeEarlySize returns the size given before Start; from now on Resize
+// goes to the reconciler.
+func (e *Engine) takeEarlySize() (cols, rows int) {
+	e.early.Lock()
+	defer e.early.Unlock()
+	e.early.started = true
+	return e.early.cols, e.early.rows
 }
 
 // loop is the reconciler goroutine.

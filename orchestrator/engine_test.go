@@ -417,10 +417,12 @@ func TestChangedIsPokedOnOutput(t *testing.T) {
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 func TestCaptureScrollbackAndStartupAgents(t *testing.T) {
-	e := newTestEngine(t, nil, nil, func(c *config.Config) {
+	// Sized before Start: a startup agent runs in its box from the first
+	// instant. (Resized after Start, seq could end at the offscreen 80x24
+	// before the resize came, and its screen stayed 24 rows.)
+	e := newSizedEngine(t, 48, 10, nil, func(c *config.Config) {
 		c.Startup = []config.Startup{{Title: "counter", Command: []string{"sh", "-c", "seq 1 50"}, Env: map[string]string{"X": "1"}}}
 	})
-	e.Resize(48, 10)
 	list := e.List()
 	if len(list) != 1 || list[0].Title != "counter" {
 		t.Fatalf("startup agents = %+v", list)

@@ -352,12 +352,12 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 	// Shut the engine down on every way out, a panic included, so no agent
 	// outlives the session.
 	defer func() { _ = eng.Shutdown(context.Background()) }()
-	if err := eng.Start(ctx, argv); err != nil {
-		return err
-	}
 	if cols > 0 && rows > 1 {
 		// The first client's pane area, so the main view starts at its size.
 		eng.Resize(cols, rows-1)
+	}
+	if err := eng.Start(ctx, argv); err != nil {
+		return err
 	}
 	logger.Info("session server ready", "pid", os.Getpid())
 	if ready != nil {
