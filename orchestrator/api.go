@@ -210,20 +210,12 @@ func (e *Engine) Input(id string, data []byte) error {
 }
 
 func (e *Engine) write(id string, data []byte, user bool) error {
-	var err error
-	if derr := e.do(func() {
-		var a *agent
-		a, err = e.agentByID(id)
-		if err != nil {
-			return
-		}
+	return e.doAgent(id, func(a *agent) error {
 		if a.pane == nil {
-			err = fmt.Errorf("agent %s has no running process (%s)", id, a.f.State)
-			return
+			return fmt.Errorf("agent %s has no running process (%s)", id, a.f.State)
 		}
 		if a.f.State.Finished() {
-			err = fmt.Errorf("agent %s has exited (%s)", id, a.f.Why)
-			return
+			return fmt.Errorf("agent %s has exited (%s)", id, a.f.Why)
 		}
 		if user {
 			// Set before the write, so the echo cannot come back first.
@@ -231,8 +223,7 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 			a.wantEcho.Store(true)
 		}
 		if _, werr := a.pane.Write(data); werr != nil {
-			err = fmt.Errorf("send to agent %s: %w", id, werr)
-			return
+			return fmt.Errorf("send to agent %s: %w", id, werr)
 		}
 		if user {
 			wasWaiting := a.f.State == agentstate.Waiting
@@ -246,10 +237,8 @@ func (e *Engine) write(id string, data []byte, user bool) error {
 			}
 			e.publish()
 		}
-	}); derr != nil {
-		return derr
-	}
-	return err
+		return nil
+	})
 }
 
 // Resize sets the area for the main view and the grid (the terminal size
@@ -329,28 +318,18 @@ func (e *Engine) ToggleZoom() {
 // finished one whose pane was reclaimed) is swapped in, moving another
 // pane to the queue if the grid is full; a visible one is just focused.
 func (e *Engine) Show(id string) error {
-	var err error
-	if derr := e.do(func() {
-		var a *agent
-		a, err = e.agentByID(id)
-		if err != nil {
-			return
-		}
+	return e.doAgent(id, func(a *agent) error {
 		if a.closed {
-			err = fmt.Errorf("agent %s was closed", id)
-			return
+			return fmt.Errorf("agent %s was closed", id)
 		}
 		if !a.visible && a != e.st.main && e.st.capacity == 0 {
-			err = errors.New("the terminal is too small to show any agent pane")
-			return
+			return errors.New("the terminal is too small to show any agent pane")
 		}
 		e.st.show = id
 		e.reconcile()
 		e.publish()
-	}); derr != nil {
-		return derr
-	}
-	return err
+		return nil
+	})
 }
 
 // List returns every agent (main excluded), in creation order.
@@ -376,13 +355,7 @@ func (e *Engine) Agent(id string) (control.AgentInfo, bool) {
 // adapter, e.g. "claude"): state evidence, subagent counts and the agent's
 // status entry.
 func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
-	var err error
-	if derr := e.do(func() {
-		var a *agent
-		a, err = e.agentByID(id)
-		if err != nil {
-			return
-		}
+	return e.doAgent(id, func(a *agent) error {
 		src := sourceHook
 		if source != "" {
 			src = sourceHook + ":" + source
@@ -430,22 +403,14 @@ func (e *Engine) Signal(id string, sig agentstate.Signal, source string) error {
 		e.loopHeard(a, sig)
 		e.promptHookHeard(a, sig.Event)
 		e.publish()
-	}); derr != nil {
-		return derr
-	}
-	return err
+		return nil
+	})
 }
 
 // Explain returns an agent's state with its recent history.
 func (e *Engine) Explain(id string) (control.Explanation, error) {
 	var ex control.Explanation
-	var err error
-	if derr := e.do(func() {
-		var a *agent
-		a, err = e.agentByID(id)
-		if err != nil {
-			return
-		}
+	err := e.doAgent(id, func(a *agent) error {
 		ex.Agent = e.infoOf(a)
 		ex.History = slices.Clone(a.history)
 		ex.Decisions = e.decisionsOf(id)
@@ -463,10 +428,12 @@ func (e *Engine) Explain(id string) (control.Explanation, error) {
 		if !a.mcpReadyAt.IsZero() {
 			ex.Evidence = append(ex.Evidence, control.Evidence{Source: "mcp", Says: "agentgrid's MCP tools listed", Time: a.mcpReadyAt})
 		}
-	}); derr != nil {
-		return control.Explanation{}, derr
+		return nil
+	})
+	if err != nil {
+		return control.Explanation{}, err
 	}
-	return ex, err
+	return ex, nil
 }
 
 // Status is the session's status store.

@@ -12,18 +12,12 @@ import (
 // as SGR sequences; scrollback > 0 prepends up to that many history lines.
 func (e *Engine) Capture(id string, escapes bool, scrollback int) (string, error) {
 	var term *vterm.Terminal
-	var err error
-	if derr := e.do(func() {
-		var a *agent
-		if a, err = e.agentByID(id); err != nil {
-			return
-		}
+	err := e.doAgent(id, func(a *agent) error {
 		if term = a.term; term == nil {
-			err = fmt.Errorf("agent %s has not started yet (%s)", id, a.f.Why)
+			return fmt.Errorf("agent %s has not started yet (%s)", id, a.f.Why)
 		}
-	}); derr != nil {
-		return "", derr
-	}
+		return nil
+	})
 	if err != nil {
 		return "", err
 	}

@@ -481,3 +481,18 @@ func (e *Engine) agentByID(id string) (*agent, error) {
 	}
 	return nil, fmt.Errorf("no agent %q in this session", id)
 }
+
+// doAgent runs fn with agent id on the engine's loop (see do); the error is
+// the loop's, the lookup's (no such agent) or fn's.
+func (e *Engine) doAgent(id string, fn func(a *agent) error) error {
+	var err error
+	if derr := e.do(func() {
+		var a *agent
+		if a, err = e.agentByID(id); err == nil {
+			err = fn(a)
+		}
+	}); derr != nil {
+		return derr
+	}
+	return err
+}

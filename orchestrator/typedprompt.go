@@ -82,21 +82,14 @@ func (e *Engine) promptHookHeard(a *agent, event string) {
 // MCPReady notes that agent id's CLI has listed agentgrid's MCP tools
 // (control.MCPReadyBackend): its prompt, if one waits for that, may go.
 func (e *Engine) MCPReady(id string) error {
-	var err error
-	if derr := e.do(func() {
-		var a *agent
-		if a, err = e.agentByID(id); err != nil {
-			return
-		}
+	return e.doAgent(id, func(a *agent) error {
 		a.mcpReadyAt = e.now()
 		if p := a.prompt; p != nil {
 			p.mcp = true
 			e.promptTick(a)
 		}
-	}); derr != nil {
-		return derr
-	}
-	return err
+		return nil
+	})
 }
 
 // promptTick types a's prompt once its CLI is ready or the wait is over
