@@ -18,25 +18,27 @@ import (
 	"github.com/agentgrid/agentgrid/panes"
 )
 
-// startAuthzEngine runs a real engine with its socket, "cat" in the main
-// view, and two kinds with grants.
-func startAuthzEngine(t *testing.T) (*Engine, string) {
+// startSocketEngine runs a real engine named session with its socket,
+// "cat" in the main view, a tiled 200x60 grid and a short kill grace;
+// setup (may be nil) changes the config and the options first. It returns
+// the engine and its socket's path.
+func startSocketEngine(t *testing.T, session string, setup func(*config.Config, *Options)) (*Engine, string) {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
 	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
-	cfg.Kinds["boss"] = config.Kind{Command: []string{"cat"}, Grants: []string{"all"}}
-	cfg.Kinds["mailer"] = config.Kind{Command: []string{"cat"}, Grants: []string{"send"}}
-	cfg.Agents.MaxDepth = 3 // a1, its child and a grandchild
 	// The socket path must stay short (sun_path).
-	dir, err := os.MkdirTemp("", "ag-authz-")
+	dir, err := os.MkdirTemp("", "ag-"+session+"-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	sock := filepath.Join(dir, "s.sock")
-	e, err := New(cfg, Options{Session: "authz", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(),
-		SocketPath: sock, Logger: testLogger()})
+	opts := Options{Session: session, Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), SocketPath: sock, Logger: testLogger()}
+	if setup != nil {
+		setup(&cfg, &opts)
+	}
+	e, err := New(cfg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +54,15 @@ func startAuthzEngine(t *testing.T) (*Engine, string) {
 	})
 	e.Resize(200, 60)
 	return e, sock
+}
+
+// startAuthzEngine is startSocketEngine with two kinds with grants.
+func startAuthzEngine(t *testing.T) (*Engine, string) {
+	return startSocketEngine(t, "authz", func(cfg *config.Config, _ *Options) {
+		cfg.Kinds["boss"] = config.Kind{Command: []string{"cat"}, Grants: []string{"all"}}
+		cfg.Kinds["mailer"] = config.Kind{Command: []string{"cat"}, Grants: []string{"send"}}
+		cfg.Agents.MaxDepth = 3 // a1, its child and a grandchild
+	})
 }
 
 func dialAs(t *testing.T, sock, token string) *control.Client {

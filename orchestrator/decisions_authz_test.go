@@ -2,45 +2,22 @@ package orchestrator
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/panes"
 )
 
 // An agent's hooks ask for that agent only: a background agent cannot use
 // agent.decide to forge another agent's state, take the main view's nudge,
 // or plant decisions in another agent's explain.
 func TestDecideIsHeldToTheCallersRights(t *testing.T) {
-	cfg := config.Default()
-	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
-	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
-	cfg.Policies = []config.Policy{{Use: "delegation_nudge"},
-		{Name: "no-env", On: "pre_tool", Paths: []string{".env"}, Action: "block", Message: "no"}}
-	dir, err := os.MkdirTemp("", "ag-decide-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "s.sock")
-	e, err := New(cfg, Options{Session: "decide", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), SocketPath: sock, Logger: testLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Start(context.Background(), []string{"cat"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = e.Shutdown(ctx)
+	e, sock := startSocketEngine(t, "decide", func(cfg *config.Config, _ *Options) {
+		cfg.Policies = []config.Policy{{Use: "delegation_nudge"},
+			{Name: "no-env", On: "pre_tool", Paths: []string{".env"}, Action: "block", Message: "no"}}
 	})
-	e.Resize(200, 60)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	user := dialAs(t, sock, "")

@@ -2,8 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,40 +9,15 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/panes"
 )
 
-// startNoticeEngine is startAuthzEngine with a main view whose kind wires
+// startNoticeEngine is startSocketEngine with a main view whose kind wires
 // hooks, so that it hears about its children.
 func startNoticeEngine(t *testing.T) (*Engine, string) {
-	t.Helper()
-	cfg := config.Default()
-	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
-	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
-	cfg.Kinds["orch"] = config.Kind{Command: []string{"cat"}, Hooks: "opencode"}
-	cfg.Orchestrator.Kind = "orch"
-	dir, err := os.MkdirTemp("", "ag-notice-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "s.sock")
-	e, err := New(cfg, Options{Session: "notices", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), SocketPath: sock, Logger: testLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Start(context.Background(), []string{"cat"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := e.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
+	return startSocketEngine(t, "notices", func(cfg *config.Config, _ *Options) {
+		cfg.Kinds["orch"] = config.Kind{Command: []string{"cat"}, Hooks: "opencode"}
+		cfg.Orchestrator.Kind = "orch"
 	})
-	e.Resize(200, 60)
-	return e, sock
 }
 
 func askPrompt(text string) agentstate.Ask {

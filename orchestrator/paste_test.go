@@ -2,43 +2,20 @@ package orchestrator
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/panes"
 )
 
 // What the user copied may come from any pane: agentgrid paste is the
 // user's, and a background agent's token may not read it (nor remove
 // another agent's worktree).
 func TestPasteIsNotForBackgroundAgents(t *testing.T) {
-	cfg := config.Default()
-	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
-	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
-	dir, err := os.MkdirTemp("", "ag-paste-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "s.sock")
 	buffers := control.NewBuffers()
 	buffers.Add("a secret the user copied")
-	e, err := New(cfg, Options{Session: "paste", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), SocketPath: sock, Logger: testLogger(), Buffers: buffers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Start(context.Background(), []string{"cat"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = e.Shutdown(ctx)
-	})
+	e, sock := startSocketEngine(t, "paste", func(_ *config.Config, o *Options) { o.Buffers = buffers })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	user := dialAs(t, sock, "")

@@ -2,8 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,43 +10,18 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/panes"
 )
 
 // startToolsEngine runs a real engine with its socket and kinds that limit
 // their MCP tools.
 func startToolsEngine(t *testing.T) (*Engine, string) {
-	t.Helper()
-	cfg := config.Default()
-	cfg.Layout = config.Layout{Name: "tiled", MinAgentWidth: 10, MinAgentHeight: 3}
-	cfg.Agents.KillGrace = config.Duration{Duration: 200 * time.Millisecond}
-	cfg.Agents.MaxDepth = 3
-	cfg.Kinds["worker"] = config.Kind{Command: []string{"cat"}, MCPTools: []string{"list_agents", "read_agent_output", "wait_agent", "set_status"}}
-	cfg.Kinds["lead"] = config.Kind{Command: []string{"cat"}, MCPTools: []string{"spawn_agent", "list_agents"}}
-	cfg.Kinds["mute"] = config.Kind{Command: []string{"cat"}, MCPTools: []string{}}
-	cfg.Kinds["open"] = config.Kind{Command: []string{"cat"}}
-	dir, err := os.MkdirTemp("", "ag-tools-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "s.sock")
-	e, err := New(cfg, Options{Session: "tools", Spawner: panes.PTYSpawner{}, StateDir: t.TempDir(), SocketPath: sock, Logger: testLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Start(context.Background(), []string{"cat"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		if err := e.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
+	return startSocketEngine(t, "tools", func(cfg *config.Config, _ *Options) {
+		cfg.Agents.MaxDepth = 3
+		cfg.Kinds["worker"] = config.Kind{Command: []string{"cat"}, MCPTools: []string{"list_agents", "read_agent_output", "wait_agent", "set_status"}}
+		cfg.Kinds["lead"] = config.Kind{Command: []string{"cat"}, MCPTools: []string{"spawn_agent", "list_agents"}}
+		cfg.Kinds["mute"] = config.Kind{Command: []string{"cat"}, MCPTools: []string{}}
+		cfg.Kinds["open"] = config.Kind{Command: []string{"cat"}}
 	})
-	e.Resize(200, 60)
-	return e, sock
 }
 
 // TestKindMCPToolsAreEnforcedOnTheSocket: an agent of a kind with
