@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -127,14 +126,7 @@ fallback = ["quick"]
 	// The orchestrating model's view, through agentgrid mcp.
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "mcp")
-	cmd.Env = append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath())
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agentgrid-e2e", Version: "1.0.0"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
-	if err != nil {
-		t.Fatalf("connect to agentgrid mcp: %v", err)
-	}
-	defer cs.Close()
+	cs := h.mcpClient(ctx)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_kinds", Arguments: map[string]any{}})
 	if err != nil || res.IsError || !strings.Contains(mcpText(res), `"small, well-defined changes"`) || !strings.Contains(mcpText(res), `"limits.models.claude-haiku-4-5"`) {
 		t.Fatalf("list_kinds: %v %s", err, mcpText(res))

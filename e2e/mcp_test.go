@@ -23,6 +23,22 @@ func mcpText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
+// mcpClient connects an MCP client to `agentgrid mcp` run against the
+// harness's session, with env added to its environment (a token, say); it
+// is closed when the test ends.
+func (h *harness) mcpClient(ctx context.Context, env ...string) *mcp.ClientSession {
+	h.t.Helper()
+	cmd := exec.Command(binary, "mcp")
+	cmd.Env = append(append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath()), env...)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agentgrid-e2e", Version: "1.0.0"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		h.t.Fatalf("connect an MCP client to agentgrid mcp: %v", err)
+	}
+	h.t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
 func TestMCPClientDrivesSession(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, 200, 50, "")
@@ -30,14 +46,7 @@ func TestMCPClientDrivesSession(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "mcp")
-	cmd.Env = append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath())
-	client := mcp.NewClient(&mcp.Implementation{Name: "agentgrid-e2e", Version: "1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
-	if err != nil {
-		t.Fatalf("connect an MCP client to agentgrid mcp: %v", err)
-	}
-	defer cs.Close()
+	cs := h.mcpClient(ctx)
 
 	call := func(name string, args any) *mcp.CallToolResult {
 		t.Helper()

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,14 +56,7 @@ prompt_args = ["{prompt}"]
 
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "mcp")
-	cmd.Env = append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath())
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agentgrid-e2e", Version: "1.0.0"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
-	if err != nil {
-		t.Fatalf("connect to agentgrid mcp: %v", err)
-	}
-	defer cs.Close()
+	cs := h.mcpClient(ctx)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn_agent", Arguments: map[string]any{"kind": "cl", "model": "sonnet", "prompt": "go"}})
 	if err != nil || res.IsError || !strings.Contains(mcpText(res), `"model": "sonnet"`) {
 		t.Fatalf("spawn_agent(kind, model): %v %s", err, mcpText(res))

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,14 +47,7 @@ echo done; sleep 1000`
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "mcp")
-	cmd.Env = append(append([]string{}, h.env...), "AGENTGRID_SOCKET="+h.socketPath(), "AGENTGRID_TOKEN="+string(tok))
-	client := mcp.NewClient(&mcp.Implementation{Name: "agentgrid-e2e", Version: "1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
-	if err != nil {
-		t.Fatalf("connect an MCP client to agentgrid mcp: %v", err)
-	}
-	defer cs.Close()
+	cs := h.mcpClient(ctx, "AGENTGRID_TOKEN="+string(tok))
 	// The MCP server lists only the worker's tools; the session refuses the
 	// others whoever calls (agentgrid spawn above).
 	tools, err := cs.ListTools(ctx, nil)
