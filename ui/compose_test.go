@@ -246,22 +246,22 @@ func TestComposeScrollbackView(t *testing.T) {
 
 func TestComposeTooSmallNotice(t *testing.T) {
 	var c composer
-	in := frameInput{width: 60, height: 4, notice: "terminal too small: 60x4, need at least 20x6"}
+	in := frameInput{width: 60, height: 4, notice: "terminal too small: need 20x6, have 60x4"}
 	got := c.compose(&in)
 	if got.H != 1 || strings.TrimSpace(screenText(got)) != in.notice {
 		t.Errorf("notice frame = %q", screenText(got))
 	}
 	// Narrower than the notice: it wraps at words over the rows there
 	// are, so "too small" still shows.
-	in = frameInput{width: 10, height: 2, notice: "terminal too small: 10x2, need at least 20x6"}
+	in = frameInput{width: 10, height: 2, notice: "terminal too small: need 20x6, have 10x2"}
 	if got := c.compose(&in); got.W != 10 || got.H != 2 || screenText(got) != "terminal  \ntoo small " {
 		t.Errorf("notice at 10x2: %q", screenText(got))
 	}
-	in = frameInput{width: 10, height: 3, notice: "terminal too small: 10x3, need at least 20x6"}
-	if got := c.compose(&in); got.H != 3 || screenText(got) != "terminal  \ntoo small \n10x3, need" {
+	in = frameInput{width: 10, height: 3, notice: "terminal too small: need 20x6, have 10x3"}
+	if got := c.compose(&in); got.H != 3 || screenText(got) != "terminal  \ntoo small \nneed 20x6," {
 		t.Errorf("notice at 10x3: %q", screenText(got))
 	}
-	in = frameInput{width: 0, height: 0, notice: "terminal too small: 0x0, need at least 20x6"}
+	in = frameInput{width: 0, height: 0, notice: "terminal too small: need 20x6, have 0x0"}
 	if got := c.compose(&in); screenText(got) != "" {
 		t.Errorf("0x0 frame = %q, want empty", screenText(got))
 	}

@@ -128,11 +128,13 @@ func (m *Model) pane(id string) *orchestrator.PaneView {
 func (m *Model) focusedPane() *orchestrator.PaneView { return m.pane(m.snap.Focus) }
 
 // tooSmallNotice is the one-line notice shown instead of a broken drawing.
+// The size needed comes first after the head: a tiny terminal (10x3) that
+// shows the notice wrapped still shows what to do.
 func (m *Model) tooSmallNotice() string {
 	if m.width >= minWidth && m.height >= minHeight && !m.snap.TooSmall {
 		return ""
 	}
-	return fmt.Sprintf("terminal too small: %dx%d, need at least %dx%d", m.width, m.height, minWidth, minHeight)
+	return fmt.Sprintf("terminal too small: need %dx%d, have %dx%d", minWidth, minHeight, m.width, m.height)
 }
 
 // buildInput turns the snapshot into the pure input of composition.

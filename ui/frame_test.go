@@ -242,10 +242,13 @@ func TestTooSmallNotice(t *testing.T) {
 		if sz[0] >= 9 && sz[1] >= 2 && !strings.Contains(strings.Join(strings.Fields(content), " "), "too small") {
 			t.Errorf("%dx%d: the notice does not say too small: %q", sz[0], sz[1], content)
 		}
+		if sz[0] >= 10 && sz[1] >= 3 && !strings.Contains(strings.Join(strings.Fields(content), " "), "need 20x6") {
+			t.Errorf("%dx%d: the notice does not say the size needed: %q", sz[0], sz[1], content)
+		}
 	}
 	m, _ := newTestModel(t, testSnapshot())
 	m.Update(teaWindowSize(60, 4))
-	want := "terminal too small: 60x4, need at least 20x6"
+	want := "terminal too small: need 20x6, have 60x4"
 	if got := strings.TrimSpace(ansi.Strip(viewText(m))); got != want {
 		t.Errorf("notice = %q, want %q", got, want)
 	}
@@ -253,7 +256,7 @@ func TestTooSmallNotice(t *testing.T) {
 	snap := testSnapshot()
 	snap.TooSmall = true
 	m, _ = newTestModel(t, snap)
-	if !strings.Contains(viewText(m), "terminal too small: 80x24") {
+	if !strings.Contains(viewText(m), "terminal too small: need 20x6, have 80x24") {
 		t.Error("layout TooSmall not shown")
 	}
 }
