@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,7 +55,7 @@ func usageErrors(c *cobra.Command) *cobra.Command {
 			if err := check(cmd, args); err != nil {
 				// The whole command path: a subcommand's Use alone names
 				// "agentgrid check" for agentgrid config check.
-				return exitError{exitUsage, fmt.Sprintf("%v; usage: %s", err, cmd.UseLine())}
+				return exitError{exitUsage, fmt.Sprintf("%s; usage: %s", argsProblem(cmd, check, args, err), cmd.UseLine())}
 			}
 			return nil
 		}
@@ -63,6 +64,22 @@ func usageErrors(c *cobra.Command) *cobra.Command {
 		usageErrors(sub)
 	}
 	return c
+}
+
+// argsProblem says in words what is wrong with a command's arguments:
+// "agentgrid wait needs more arguments" when one more would do,
+// "unexpected argument "x"" when one fewer would, else check's own error.
+func argsProblem(cmd *cobra.Command, check cobra.PositionalArgs, args []string, err error) string {
+	switch {
+	case check(cmd, append(slices.Clone(args), "ID")) == nil:
+		if len(args) == 0 {
+			return cmd.CommandPath() + " needs an argument"
+		}
+		return cmd.CommandPath() + " needs more arguments"
+	case len(args) > 0 && check(cmd, args[:len(args)-1]) == nil:
+		return fmt.Sprintf("unexpected argument %q", args[len(args)-1])
+	}
+	return err.Error()
 }
 
 // connect dials the session named by --socket, or by AGENTGRID_SOCKET. A
@@ -183,6 +200,9 @@ that its own flags are not read as agentgrid's.`,
 			}
 			if len(p.Argv) == 0 && p.Kind == "" && p.Category == "" {
 				return exitError{exitUsage, "give a command to run after -- (agentgrid spawn -- CMD ARGS...), a --kind whose preset supplies one, or a --category"}
+			}
+			if p.Prompt != "" && p.Kind == "" && p.Category == "" {
+				return exitError{exitUsage, "--prompt needs --kind or --category, which know how to pass it; a command after -- takes its task in its own arguments"}
 			}
 			if p.Model != "" && p.Kind == "" {
 				return exitError{exitUsage, "--model needs --kind (a category picks its own model; a command after -- takes its model in its own arguments)"}

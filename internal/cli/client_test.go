@@ -269,11 +269,14 @@ func TestCLISpawnMistakes(t *testing.T) {
 		{[]string{"spawn", "--bogus", "--", "true"}, 2, "unknown flag: --bogus"},
 		{[]string{"spawn", "ls", "-la"}, 2, "put the command after --"},
 		{[]string{"list", "extra"}, 2, "usage: agentgrid list"},
-		{[]string{"wait"}, 2, "requires at least 1 arg"},
+		{[]string{"wait"}, 2, "agentgrid wait needs an argument; usage: agentgrid wait ID..."},
+		{[]string{"explain"}, 2, "agentgrid explain needs an argument; usage: agentgrid explain ID"},
+		{[]string{"explain", "a1", "a2"}, 2, `unexpected argument "a2"; usage: agentgrid explain ID`},
+		{[]string{"spawn", "--prompt", "fix it", "--", "sh"}, 2, "--prompt needs --kind or --category"},
 		{[]string{"wait", "a1", "--timeout", "soon"}, 2, "is not a duration"},
 		{[]string{"capture", "a1", "--scrollback", "-3"}, 2, "must not be negative"},
 		{[]string{"status", "bogus"}, 2, "usage: agentgrid status"},
-		{[]string{"status", "set", "onlykey"}, 2, "requires at least 2 arg"},
+		{[]string{"status", "set", "onlykey"}, 2, "agentgrid status set needs more arguments"},
 		{[]string{"send", "a1", "", ""}, 0, ""}, // a space is something to send
 	}
 	for _, tt := range tests {

@@ -35,7 +35,7 @@ func TestCLILoopFlags(t *testing.T) {
 		{[]string{"spawn", "--loop", "--promise", "DONE", "--forever", "--task", "t", "--", "cat"}, "--forever needs --for"},
 		{[]string{"loop", "a1", "--promise", "DONE"}, "--max N is required"},
 		{[]string{"loop", "a1", "--promise", "DONE", "--max", "2", "--forever", "--for", "1h"}, "not both"},
-		{[]string{"loop"}, "accepts 1 arg"},
+		{[]string{"loop"}, "agentgrid loop needs an argument"},
 		{[]string{"loop", "a1", "--promise", "DONE", "--max", "2", "--stall", "2"}, "add --while-todos"},
 		{[]string{"spawn", "--while-todos", "--max", "2", "--", "cat"}, "add --loop"},
 	} {
