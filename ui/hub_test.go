@@ -88,7 +88,7 @@ func (c *testClient) typeIn(t *testing.T, s string) {
 
 // startHubEngine runs the real engine with cat in the main view and one
 // agent that prints marker, served by a hub.
-func startHubEngine(t *testing.T, marker string) (*Hub, *orchestrator.Engine, control.AgentInfo) {
+func startHubEngine(t testing.TB, marker string) (*Hub, *orchestrator.Engine, control.AgentInfo) {
 	t.Helper()
 	cfg := config.Default()
 	h := NewHub(cfg, testStyles())

@@ -64,10 +64,13 @@ func startInput(ctx context.Context, in io.Reader, termType string, send func(te
 		return nil, err
 	}
 	r := &inputReader{cr: cr, done: make(chan struct{})}
-	tr := uv.NewTerminalReader(cr, termType)
 	events := make(chan uv.Event)
 	go func() {
 		defer close(r.done)
+		// Built here, off the way to the first frame: the decoder's table
+		// of key sequences costs a tenth of a millisecond or more, and
+		// nothing is read before the program runs anyway.
+		tr := uv.NewTerminalReader(cr, termType)
 		// The error is the input ending (EOF, a cancelled read); the
 		// session goes on without keys as it did before, until it is quit
 		// another way.
