@@ -50,34 +50,29 @@ func startPumpUrgent(t *testing.T, interval time.Duration, changed, urgent chan 
 func startPumpFresh(t *testing.T, interval time.Duration, changed, urgent, fresh chan struct{}) (*pumpProbe, func()) {
 	t.Helper()
 	pr := &pumpProbe{}
-	now := time.Unix(0, 0)
-	var clockMu sync.Mutex
-	p := &framePump{
-		changed:  []<-chan struct{}{changed},
-		urgent:   urgent,
-		fresh:    fresh,
-		send:     func(tea.Msg) { pr.sends.Add(1) },
-		interval: interval,
-		now: func() time.Time {
-			clockMu.Lock()
-			defer clockMu.Unlock()
-			return now
-		},
-		after: func(d time.Duration) <-chan time.Time {
-			pr.timers.Add(1)
-			ch := make(chan time.Time, 1)
-			pr.mu.Lock()
-			pr.fire = append(pr.fire, ch)
-			pr.waits = append(pr.waits, d)
-			pr.mu.Unlock()
-			return ch
-		},
-		idle: func() { pr.idles.Add(1) },
+	clock := &pumpClock{now: time.Unix(0, 0)}
+	stop := pr.run(&framePump{changed: []<-chan struct{}{changed}, urgent: urgent, fresh: fresh, interval: interval, now: clock.Now})
+	return pr, stop
+}
+
+// run runs p with the probe's send, timers and idle until the returned
+// function is called.
+func (pr *pumpProbe) run(p *framePump) (stop func()) {
+	p.send = func(tea.Msg) { pr.sends.Add(1) }
+	p.after = func(d time.Duration) <-chan time.Time {
+		pr.timers.Add(1)
+		ch := make(chan time.Time, 1)
+		pr.mu.Lock()
+		pr.fire = append(pr.fire, ch)
+		pr.waits = append(pr.waits, d)
+		pr.mu.Unlock()
+		return ch
 	}
+	p.idle = func() { pr.idles.Add(1) }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { p.run(ctx); close(done) }()
-	return pr, func() { cancel(); <-done }
+	return func() { cancel(); <-done }
 }
 
 func TestFramePumpIdleDoesNothing(t *testing.T) {

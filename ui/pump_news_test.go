@@ -1,12 +1,9 @@
 package ui
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // pumpClock is a frame pump's clock that only the test moves.
@@ -33,27 +30,8 @@ func startPumpNews(t *testing.T, interval time.Duration, changed, news chan stru
 	t.Helper()
 	pr := &pumpProbe{}
 	clock := &pumpClock{now: time.Unix(0, 0)}
-	p := &framePump{
-		changed:  []<-chan struct{}{changed},
-		news:     news,
-		send:     func(tea.Msg) { pr.sends.Add(1) },
-		interval: interval,
-		now:      clock.Now,
-		after: func(d time.Duration) <-chan time.Time {
-			pr.timers.Add(1)
-			ch := make(chan time.Time, 1)
-			pr.mu.Lock()
-			pr.fire = append(pr.fire, ch)
-			pr.waits = append(pr.waits, d)
-			pr.mu.Unlock()
-			return ch
-		},
-		idle: func() { pr.idles.Add(1) },
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { p.run(ctx); close(done) }()
-	return pr, clock, func() { cancel(); <-done }
+	stop := pr.run(&framePump{changed: []<-chan struct{}{changed}, news: news, interval: interval, now: clock.Now})
+	return pr, clock, stop
 }
 
 // TestFramePumpNewsWaitsOnlyAGap: an agent's new state (a hook's
