@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -80,13 +79,9 @@ func TestOpenCodeAnswerFormats(t *testing.T) {
 // often the conversation is sent), the turn's end carries what the
 // assistant said, and a hook that does not answer lets the tool go ahead.
 func TestPluginCarriesAnswers(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; the plugin runs in OpenCode's JavaScript runtime")
-	}
+	node := needNode(t)
 	dir := t.TempDir()
 	log := filepath.Join(dir, "payloads")
-	hook := filepath.Join(dir, "hook")
 	script := "#!/bin/sh\npayload=$(cat)\nprintf '%s\\n' \"$payload\" >> " + log + "\n" + `case "$payload" in
 *'"tool.execute.before"'*secrets*) printf '{"block":"secrets are off limits"}' ;;
 *'"tool.execute.before"'*slowly*) sleep 10 ;;
@@ -94,14 +89,7 @@ func TestPluginCarriesAnswers(t *testing.T) {
 *'"chat.message"'*) printf '{"hint":"prompt-hint"}' ;;
 esac
 `
-	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	plugin := filepath.Join(dir, "plugin.mjs")
-	if err := os.WriteFile(plugin, []byte(Plugin(hook)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	driver := `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;
+	driver := pluginImport(t, dir, script) + `
 const p = await AgentgridPlugin({ directory: "/proj" });
 const r = {};
 try {

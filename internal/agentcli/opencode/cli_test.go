@@ -80,19 +80,23 @@ func TestPluginForwardsEveryEvent(t *testing.T) {
 	}
 }
 
-// TestPluginKeepsEventOrder runs the generated plugin under node with a
-// hook program that is slow for the first event: OpenCode 1.18.33 sends
-// session.status busy and session.idle a millisecond apart, and the live
-// suite saw them arrive the other way round, leaving the pane running.
-func TestPluginKeepsEventOrder(t *testing.T) {
+// needNode is the node binary, for the tests that run the generated plugin
+// as OpenCode does; without node the test is skipped.
+func needNode(t *testing.T) string {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed; the plugin runs in OpenCode's JavaScript runtime")
 	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "order")
+	return node
+}
+
+// pluginImport writes the hook program script and the plugin that runs it
+// into dir, and returns the line of a node module that imports the
+// plugin's AgentgridPlugin.
+func pluginImport(t *testing.T, dir, script string) string {
+	t.Helper()
 	hook := filepath.Join(dir, "hook")
-	script := "#!/bin/sh\npayload=$(cat)\ncase \"$payload\" in *busy*) sleep 0.5;; esac\nprintf '%s\\n' \"$payload\" >> " + out + "\n"
 	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +104,19 @@ func TestPluginKeepsEventOrder(t *testing.T) {
 	if err := os.WriteFile(plugin, []byte(Plugin(hook)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	driver := `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;
+	return `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;`
+}
+
+// TestPluginKeepsEventOrder runs the generated plugin under node with a
+// hook program that is slow for the first event: OpenCode 1.18.33 sends
+// session.status busy and session.idle a millisecond apart, and the live
+// suite saw them arrive the other way round, leaving the pane running.
+func TestPluginKeepsEventOrder(t *testing.T) {
+	node := needNode(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "order")
+	script := "#!/bin/sh\npayload=$(cat)\ncase \"$payload\" in *busy*) sleep 0.5;; esac\nprintf '%s\\n' \"$payload\" >> " + out + "\n"
+	driver := pluginImport(t, dir, script) + `
 const p = await AgentgridPlugin();
 await p.event({ event: { type: "session.status", properties: { sessionID: "s", status: { type: "busy" } } } });
 await p.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"testing"
 )
 
@@ -14,21 +12,9 @@ import (
 // after three seconds (past the default two) is heard with the budget set
 // to 2s, and not without it.
 func TestPluginFollowsTheHookBudget(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; the plugin runs in OpenCode's JavaScript runtime")
-	}
-	dir := t.TempDir()
-	hook := filepath.Join(dir, "hook")
+	node := needNode(t)
 	script := "#!/bin/sh\ncat >/dev/null\nsleep 3\nprintf '{\"block\":\"late but heard\"}'\n"
-	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	plugin := filepath.Join(dir, "plugin.mjs")
-	if err := os.WriteFile(plugin, []byte(Plugin(hook)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	driver := `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;
+	driver := pluginImport(t, t.TempDir(), script) + `
 const p = await AgentgridPlugin({ directory: "/proj" });
 const r = {};
 try {
