@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,30 @@ func TestAgentsOverlayShowsCategoryAndModel(t *testing.T) {
 	}
 	if strings.Contains(text, "plain [") {
 		t.Errorf("the overlay shows a tag for a2, which has none:\n%s", text)
+	}
+}
+
+// TestBorderRedrawsWhenOnlyTheModelChanges: a snapshot that changes
+// nothing but an agent's model (a category's fallback) or its worktree
+// branch redraws the border.
+func TestBorderRedrawsWhenOnlyTheModelChanges(t *testing.T) {
+	m, eng := newTestModel(t, testSnapshot())
+	for _, change := range []func(a *control.AgentInfo){
+		func(a *control.AgentInfo) { a.Model = "haiku" },
+		func(a *control.AgentInfo) { a.Model, a.Worktree, a.Branch = "", "/w", "w" },
+	} {
+		eng.mu.Lock()
+		snap := eng.snap
+		snap.Panes = slices.Clone(snap.Panes)
+		change(&snap.Panes[0].Agent)
+		eng.snap = snap
+		eng.mu.Unlock()
+		settle(m, m.refresh())
+		m.View()
+		top := strings.Split(ansi.Strip(viewText(m)), "\n")[0]
+		a := snap.Panes[0].Agent
+		if a.Model != "" && !strings.Contains(top, "["+a.Model+"]") || a.Branch != "" && !strings.Contains(top, a.Branch) {
+			t.Errorf("after %+v the border is %q", a, top)
+		}
 	}
 }

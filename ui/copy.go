@@ -109,6 +109,9 @@ func (m *Model) onSelectAction(id string, act action) (tea.Cmd, bool) {
 		return nil, false
 	}
 	m.refreshInput()
+	// The copy cursor is drawn as the real cursor, which the frame input
+	// does not hold: a move that changes nothing else still redraws it.
+	m.topDirty = true
 	return nil, true
 }
 

@@ -156,3 +156,18 @@ func TestCopyWordMotionsScrollAndMark(t *testing.T) {
 		t.Errorf("B v E y copied %q, want %q", got, "alpha-beta")
 	}
 }
+
+// TestCopyCursorShowsWhereItMoved: each move of the copy cursor, also one
+// that changes nothing else on screen, puts the real cursor where it is.
+func TestCopyCursorShowsWhereItMoved(t *testing.T) {
+	m := wordModel(t)
+	for _, c := range []struct {
+		key  string
+		x, y int
+	}{{"l", 2, 1}, {"l", 3, 1}, {"w", 4, 1}, {"w", 5, 1}, {"e", 7, 1}, {"b", 5, 1}, {"j", 5, 2}, {"0", 1, 2}} {
+		press(t, m, c.key)
+		if m.cursor == nil || m.cursor.X != c.x || m.cursor.Y != c.y {
+			t.Fatalf("after %s the cursor is drawn at %+v, want (%d, %d)", c.key, m.cursor, c.x, c.y)
+		}
+	}
+}

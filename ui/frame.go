@@ -315,6 +315,7 @@ func sameInput(a, b *frameInput) bool {
 			p.label.number != q.label.number || p.label.title != q.label.title ||
 			p.label.badge != q.label.badge || p.label.badgeSt != q.label.badgeSt ||
 			p.label.right != q.label.right || !slices.Equal(p.label.entries, q.label.entries) ||
+			p.label.branch != q.label.branch || p.label.category != q.label.category || p.label.model != q.label.model ||
 			(p.mark == nil) != (q.mark == nil) || (p.mark != nil && *p.mark != *q.mark) ||
 			(p.sel == nil) != (q.sel == nil) || (p.sel != nil && *p.sel != *q.sel) {
 			return false
