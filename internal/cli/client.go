@@ -156,11 +156,11 @@ scripts can capture it.
 The command runs in the current directory unless --cwd says otherwise. With
 --kind, a [kinds.NAME] preset from the config supplies the command (and wires
 in that agent CLI's hooks and the MCP server); --prompt is then passed the way
-the preset says, and --model is passed the way that CLI takes one (one
-argument, never through a shell). With --category, a [categories.NAME] names the kind, the model
-(passed the way that CLI takes one) and a prompt prefix; when the program
-cannot start, or its model's API refuses with a rate limit, the agent moves to
-the category's next fallback under the same id (agentgrid explain shows how).
+the preset says, and --model the way that CLI takes one (its own argument,
+never through a shell). With --category, a [categories.NAME] names the kind,
+the model (passed the same way) and a prompt prefix; when the program cannot
+start, or its model's API refuses with a rate limit, the agent moves to the
+category's next fallback under the same id (agentgrid explain shows how).
 agentgrid kinds lists the kinds and categories. Put the command after -- so
 that its own flags are not read as agentgrid's.`,
 		Example: `  # run the tests in a pane and keep the id
