@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/spf13/cobra"
+)
+
+// usageErrors makes flag and argument mistakes exit with status 2, on c and
+// its subcommands.
+func usageErrors(c *cobra.Command) *cobra.Command {
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		hint := fmt.Sprintf("see %s --help", cmd.CommandPath()) // agentgrid config check, not agentgrid check
+		if cmd.Name() == "spawn" {
+			hint = "put the command after -- (agentgrid spawn [flags] -- CMD ARGS...)"
+		}
+		return exitError{exitUsage, fmt.Sprintf("%v; %s", err, hint)}
+	})
+	if c.Args != nil {
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				// The whole command path: a subcommand's Use alone names
+				// "agentgrid check" for agentgrid config check.
+				return exitError{exitUsage, fmt.Sprintf("%s; usage: %s", argsProblem(cmd, check, args, err), cmd.UseLine())}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageErrors(sub)
+	}
+	return c
+}
+
+// argsProblem says in words what is wrong with a command's arguments:
+// "agentgrid wait needs more arguments" when one more would do,
+// "unexpected argument "x"" when one fewer would, else check's own error.
+func argsProblem(cmd *cobra.Command, check cobra.PositionalArgs, args []string, err error) string {
+	switch {
+	case check(cmd, append(slices.Clone(args), "ID")) == nil:
+		if len(args) == 0 {
+			return cmd.CommandPath() + " needs an argument"
+		}
+		return cmd.CommandPath() + " needs more arguments"
+	case len(args) > 0 && check(cmd, args[:len(args)-1]) == nil:
+		return fmt.Sprintf("unexpected argument %q", args[len(args)-1])
+	}
+	return err.Error()
+}
