@@ -104,7 +104,7 @@ func (m *merger) value(raw any, rv reflect.Value, filePath, mergedPath []string)
 	case reflect.Slice:
 		arr, ok := asArray(raw)
 		if !ok {
-			m.errorf(filePath, "%s: expected an array, got %s", key, describe(raw))
+			m.errorf(filePath, "%s: expected an array, got %s%s", key, describe(raw), arrayHint(raw, rv.Type().Elem()))
 			return
 		}
 		if rv.Type().Elem().Kind() == reflect.Struct {
@@ -169,6 +169,20 @@ func asArray(raw any) ([]any, bool) {
 }
 
 // describe names a TOML value's type and shows it, for type errors.
+// arrayHint is how to write a string given where an array of strings is
+// expected: a command's words, each its own element.
+func arrayHint(raw any, elem reflect.Type) string {
+	s, ok := raw.(string)
+	if !ok || elem.Kind() != reflect.String || strings.TrimSpace(s) == "" {
+		return ""
+	}
+	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = strconv.Quote(w)
+	}
+	return "; write [" + strings.Join(words, ", ") + "]"
+}
+
 func describe(raw any) string {
 	switch v := raw.(type) {
 	case string:

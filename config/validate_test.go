@@ -61,7 +61,7 @@ finished_linger = 15
 [ui]
 theme = 3
 [orchestrator]
-command = "claude"
+command = "claude --model opus"
 [limits.kinds]
 claude = "two"
 [keys]
@@ -74,7 +74,7 @@ prefix = ["ctrl+b"]
 				`6: agents.scrollback: expected an integer, got true`,
 				`7: agents.finished_linger: expected a string, got the integer 15`,
 				`9: ui.theme: expected a string`,
-				`11: orchestrator.command: expected an array, got the string "claude"`,
+				`11: orchestrator.command: expected an array, got the string "claude --model opus"; write ["claude", "--model", "opus"]`,
 				`13: limits.kinds.claude: expected an integer`,
 				`15: keys.prefix: expected a string, got an array`,
 			},
