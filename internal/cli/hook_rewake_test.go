@@ -57,7 +57,7 @@ func noticeSession(t *testing.T) (e *orchestrator.Engine, sock string, env map[s
 	return e, sock, env
 }
 
-// spawnChild starts argv as a child of main and waits until it runs.
+// spawnChild starts argv as a child of main and returns its id.
 func spawnChild(t *testing.T, e *orchestrator.Engine, argv ...string) string {
 	t.Helper()
 	in, err := e.Spawn(control.SpawnRequest{Argv: argv, Parent: control.MainID})
