@@ -122,23 +122,6 @@ func (q *noticeQueue) held(now time.Time) int64 {
 	return q.delivered
 }
 
-// undelivered returns parent's notices not delivered yet.
-func (b *noticeBoard) undelivered(parent string) []control.Notice {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q := b.m[parent]
-	if q == nil {
-		return nil
-	}
-	var out []control.Notice
-	for _, n := range q.notices {
-		if n.Seq > q.delivered {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // available returns parent's notices that no hook holds at now, and when
 // the notices a hook holds are free again (zero when none is held).
 func (b *noticeBoard) available(parent string, now time.Time) ([]control.Notice, time.Time) {

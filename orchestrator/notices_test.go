@@ -206,7 +206,7 @@ func TestNoNoticesForAPlainMainView(t *testing.T) {
 	if got := noticeStatus(e, "notices:main"); got != "" {
 		t.Errorf("status line entry %q for a main view without hooks", got)
 	}
-	if n := e.notices.undelivered(control.MainID); len(n) != 0 {
+	if n := e.notices.shown(control.MainID); len(n) != 0 {
 		t.Errorf("notices kept for a main view without hooks: %+v", n)
 	}
 }
