@@ -124,7 +124,7 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if focused.Agent.ID == control.MainID {
-			return m.askQuit()
+			return m.askCloseMain(focused.Agent)
 		}
 		return m.askClose(focused.Agent)
 	case actLayoutCycle:
@@ -253,6 +253,22 @@ func (m *Model) askClose(a control.AgentInfo) tea.Cmd {
 	}
 	q := fmt.Sprintf("Close %s (%s)? It is still %s.", id, sanitizeLabel(a.Title), a.State)
 	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd { return closeCmd }))
+	return nil
+}
+
+// askCloseMain closes the main view (prefix x there), which ends the
+// session: it asks as prefix q does while agents are live, and also while
+// the main view's own program runs, since x reads as closing one pane, not
+// quitting.
+func (m *Model) askCloseMain(a control.AgentInfo) tea.Cmd {
+	if quitQuestion(m.snap.Agents) != "" || a.State.Finished() {
+		return m.askQuit()
+	}
+	q := fmt.Sprintf("Close the main view (%s)? It is still %s, and closing it quits agentgrid.", sanitizeLabel(a.Title), a.State)
+	m.setOverlay(newConfirm(q, m.width, m.height, m.ui, func() tea.Cmd {
+		m.quitting = true
+		return tea.Quit
+	}))
 	return nil
 }
 

@@ -58,3 +58,32 @@ func TestQuitQuestion(t *testing.T) {
 		t.Errorf("the question is cut:\n%s", text)
 	}
 }
+
+// TestCloseMainViewAsks: prefix x on the main view quits the session, so
+// it asks while the main view's program runs even when no agent is live;
+// n keeps the session, y quits. A finished main view closes at once.
+func TestCloseMainViewAsks(t *testing.T) {
+	snap := testSnapshot()
+	snap.Agents = nil
+	m, _ := newTestModel(t, snap)
+	if cmd := press(t, m, "ctrl+b", "x"); m.overlay == nil || cmd != nil {
+		t.Fatalf("prefix x on a running main view: overlay %T, cmd %v; want a question", m.overlay, cmd)
+	}
+	if text := ansi.Strip(viewText(m)); !strings.Contains(strings.Join(strings.Fields(text), " "), "Close the main view (main-title)?") {
+		t.Errorf("the question does not name the main view:\n%s", text)
+	}
+	press(t, m, "n")
+	if m.overlay != nil || m.quitting {
+		t.Fatalf("n: overlay %T, quitting %v", m.overlay, m.quitting)
+	}
+	press(t, m, "ctrl+b", "x")
+	if cmd := press(t, m, "y"); cmd == nil || !m.quitting {
+		t.Fatalf("y did not quit")
+	}
+
+	snap.Main.Agent.State = agentstate.Done
+	m, _ = newTestModel(t, snap)
+	if cmd := press(t, m, "ctrl+b", "x"); m.overlay != nil || cmd == nil {
+		t.Errorf("prefix x on a finished main view: overlay %T, cmd %v; want a quit", m.overlay, cmd)
+	}
+}
