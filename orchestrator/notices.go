@@ -113,6 +113,17 @@ func (q *noticeQueue) pending() int {
 	return n
 }
 
+// since returns a copy of the notices after seq, oldest first.
+func (q *noticeQueue) since(seq int64) []control.Notice {
+	var out []control.Notice
+	for _, n := range q.notices {
+		if n.Seq > seq {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // held reports the Seq up to which notices are offered and not yet free
 // to offer again at now.
 func (q *noticeQueue) held(now time.Time) int64 {
@@ -132,12 +143,7 @@ func (b *noticeBoard) available(parent string, now time.Time) ([]control.Notice,
 		return nil, time.Time{}
 	}
 	from := q.held(now)
-	var out []control.Notice
-	for _, n := range q.notices {
-		if n.Seq > from {
-			out = append(out, n)
-		}
-	}
+	out := q.since(from)
 	var until time.Time
 	if from > q.delivered {
 		until = q.offeredUntil
@@ -155,13 +161,7 @@ func (b *noticeBoard) offer(parent string, now time.Time, via string) []control.
 	if q == nil {
 		return nil
 	}
-	from := q.held(now)
-	var out []control.Notice
-	for _, n := range q.notices {
-		if n.Seq > from {
-			out = append(out, n)
-		}
-	}
+	out := q.since(q.held(now))
 	if len(out) > 0 {
 		lease := b.lease
 		if lease <= 0 {
@@ -242,12 +242,7 @@ func (b *noticeBoard) after(parent string, cursor int64) ([]control.Notice, int6
 	if q == nil {
 		return nil, 0, b.ch
 	}
-	var out []control.Notice
-	for _, n := range q.notices {
-		if n.Seq > cursor {
-			out = append(out, n)
-		}
-	}
+	out := q.since(cursor)
 	var dropped int64
 	if q.dropped > cursor {
 		dropped = q.dropped - cursor // Seqs count this parent's notices only
