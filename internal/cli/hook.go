@@ -121,11 +121,6 @@ func runHookCommand(args []string) int {
 	return 0
 }
 
-// runHook is runHookTo for an event whose answer nobody reads.
-func runHook(args []string, stdin io.Reader, getenv func(string) string, start time.Time) {
-	runHookTo(args, stdin, io.Discard, getenv, start)
-}
-
 // runHookTo does all of `agentgrid hook` and never fails: every problem is
 // logged and swallowed. The CLI's answer, if the session decides one, goes
 // to stdout.

@@ -14,6 +14,11 @@ import (
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
+// runHook is runHookTo for an event whose answer the test does not read.
+func runHook(args []string, stdin io.Reader, getenv func(string) string, start time.Time) {
+	runHookTo(args, stdin, io.Discard, getenv, start)
+}
+
 // hookListener is a stand-in session socket that records the lines it gets.
 func hookListener(t *testing.T) (string, <-chan string) {
 	t.Helper()
