@@ -297,3 +297,12 @@ func paneContent(m *Model, box layout.Rect) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// linesText is lines without their looks, joined by "\n".
+func linesText(ls []line) string {
+	s := make([]string, len(ls))
+	for i, l := range ls {
+		s[i] = l.text()
+	}
+	return strings.Join(s, "\n")
+}

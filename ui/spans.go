@@ -2,7 +2,6 @@ package ui
 
 import (
 	"github.com/charmbracelet/x/ansi"
-	"strings"
 
 	"github.com/agentgrid/agentgrid/internal/oneline"
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -87,13 +86,4 @@ func (l line) truncate(w int, tail string) line {
 		func(s span) string { return s.text },
 		func(s span, text string) span { return span{text: text, st: s.st} })
 	return append(out, span{text: tail})
-}
-
-// linesText is lines without their looks, joined by "\n".
-func linesText(ls []line) string {
-	s := make([]string, len(ls))
-	for i, l := range ls {
-		s[i] = l.text()
-	}
-	return strings.Join(s, "\n")
 }

@@ -259,13 +259,6 @@ func (s *Server) evictIdleLocked(reserved bool) bool {
 	return true
 }
 
-// connCount is how many connections the server holds.
-func (s *Server) connCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
-}
-
 func (s *Server) untrack(c *net.UnixConn) {
 	s.mu.Lock()
 	delete(s.conns, c)

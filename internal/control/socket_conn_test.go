@@ -186,3 +186,10 @@ func dialClientFor(t *testing.T, path string) *Client {
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
+
+// connCount is how many connections the server holds.
+func (s *Server) connCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
