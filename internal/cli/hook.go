@@ -169,7 +169,7 @@ func runHookTo(args []string, stdin io.Reader, stdout io.Writer, getenv func(str
 		return
 	}
 	if ask, ok, err := registry.Ask(cli, payload); err == nil && ok {
-		answer(client, stdout, getenv, cli, id, sig, ask)
+		answer(client, stdout, getenv, start, cli, id, sig, ask)
 		return
 	}
 	if sig.Empty() {

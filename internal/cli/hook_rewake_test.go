@@ -10,12 +10,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentcli/opencode"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes"
@@ -243,5 +245,63 @@ func TestLostAckDoesNotRepeatANotice(t *testing.T) {
 	}
 	if len(ex.Notices) != 1 || ex.Notices[0].Delivered.IsZero() {
 		t.Fatalf("explain's notices after the next hook = %+v, want the notice counted delivered", ex.Notices)
+	}
+}
+
+// An answer that comes after the CLI stopped reading (the OpenCode
+// plugin's deadline, or the timeout the settings give the hook) is not
+// printed and not acknowledged, so the notices in it are offered again
+// instead of being counted delivered to nobody.
+func TestLateAnswerIsNotPrinted(t *testing.T) {
+	if EnvHookDeadline != opencode.EnvHookDeadline {
+		t.Fatalf("the hook reads %s, the plugin sets %s", EnvHookDeadline, opencode.EnvHookDeadline)
+	}
+	for _, c := range []struct {
+		name     string
+		deadline string
+		start    time.Time
+		printed  bool
+	}{
+		{"the plugin's deadline ahead", strconv.FormatInt(time.Now().Add(time.Minute).UnixMilli(), 10), time.Now(), true},
+		{"the plugin's deadline passed", strconv.FormatInt(time.Now().Add(-time.Second).UnixMilli(), 10), time.Now(), false},
+		{"within the settings' timeout", "", time.Now(), true},
+		// Started 6 s ago (its read budget raised so that it still reads
+		// the payload): the CLI gave up on it after 5.
+		{"past the settings' timeout", "", time.Now().Add(-6 * time.Second), false},
+	} {
+		sock, reqs := answeringSession(t, func(req control.Request) *control.Response {
+			var res json.RawMessage
+			if req.Method == control.MethodAgentDecide {
+				res, _ = json.Marshal(map[string]any{"action": "hint", "message": "agentgrid: a5 finished (exit 0)", "policy": "notices", "notices": 3})
+			} else {
+				res = json.RawMessage(`{"ok":true}`)
+			}
+			return &control.Response{JSONRPC: "2.0", ID: req.ID, Result: res}
+		})
+		env := hookEnv(map[string]string{"AGENTGRID_SOCKET": sock, "AGENTGRID_AGENT_ID": "main", "XDG_STATE_HOME": t.TempDir(),
+			EnvHookDeadline: c.deadline, EnvHookBudget: "20s"})
+		var out bytes.Buffer
+		runHookTo([]string{"claude"}, strings.NewReader(claudePrompt("next")), &out, env, c.start)
+		if got := out.Len() > 0; got != c.printed {
+			t.Errorf("%s: printed %q, want printed=%v", c.name, out.String(), c.printed)
+		}
+		select {
+		case r := <-reqs:
+			if r.Method != control.MethodAgentDecide {
+				t.Fatalf("%s: first request %s", c.name, r.Method)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the hook did not ask the session", c.name)
+		}
+		select {
+		case r := <-reqs:
+			if !c.printed || r.Method != control.MethodAgentAck {
+				t.Errorf("%s: then %s, want an ack only after a printed answer", c.name, r.Method)
+			}
+		default:
+			if c.printed {
+				t.Errorf("%s: no ack after the printed answer", c.name)
+			}
+		}
 	}
 }

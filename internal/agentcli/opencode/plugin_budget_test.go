@@ -44,3 +44,59 @@ process.exit(0);
 		}
 	}
 }
+
+// The plugin tells the hook when it stops waiting (so that the hook prints
+// no answer nobody reads, and the notices in it are offered again), and it
+// takes the answer as soon as its line is complete: a hook still busy after
+// printing (acknowledging the notices) does not make the plugin miss it.
+func TestPluginPassesItsDeadlineAndTakesTheAnswerLine(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; the plugin runs in OpenCode's JavaScript runtime")
+	}
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "deadline")
+	hook := filepath.Join(dir, "hook")
+	script := "#!/bin/sh\ncat >/dev/null\nprintf '%s' \"$" + EnvHookDeadline + "\" > " + seen + "\nprintf '{\"block\":\"answered, then busy\"}\\n'\nsleep 4\n"
+	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	plugin := filepath.Join(dir, "plugin.mjs")
+	if err := os.WriteFile(plugin, []byte(Plugin(hook)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	driver := `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;
+const p = await AgentgridPlugin({ directory: "/proj" });
+const r = { asked: Date.now() };
+try {
+  await p["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c1" }, { args: { command: "ls" } });
+  r.result = "went ahead";
+} catch (e) { r.result = e.message; }
+console.log(JSON.stringify(r));
+process.exit(0);
+`
+	cmd := exec.Command(node, "--input-type=module", "-e", driver)
+	cmd.Env = append(os.Environ(), EnvHookBudget+"=")
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, b)
+	}
+	var r struct {
+		Result string
+		Asked  int64
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("driver printed %q: %v", b, err)
+	}
+	if r.Result != "answered, then busy" {
+		t.Errorf("a hook that printed its answer and then took 4 s to exit: %q, want the block", r.Result)
+	}
+	got, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline, err := strconv.ParseInt(string(got), 10, 64)
+	if err != nil || deadline < r.Asked+AskBudget || deadline > r.Asked+AskBudget+1000 {
+		t.Errorf("the hook saw %s=%q, want the plugin's deadline, %d ms after it asked at %d", EnvHookDeadline, got, AskBudget, r.Asked)
+	}
+}

@@ -69,6 +69,10 @@ func Adapter(name string) (agentcli.CLI, bool) {
 // MaxPayload is the largest hook payload Adapt reads.
 const MaxPayload = 1 << 20
 
+// HookTimeout is the timeout the generated settings give every hook
+// (agentcli.HookTimeoutSeconds): an answer printed later is not read.
+const HookTimeout = agentcli.HookTimeoutSeconds * time.Second
+
 // RewakeTimeout is the timeout the generated settings give the rewake
 // waiter's hook (agentcli.RewakeTimeoutSeconds), which `agentgrid hook
 // --rewake` stays under.
