@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -50,22 +52,11 @@ process.exit(0);
 // takes the answer as soon as its line is complete: a hook still busy after
 // printing (acknowledging the notices) does not make the plugin miss it.
 func TestPluginPassesItsDeadlineAndTakesTheAnswerLine(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; the plugin runs in OpenCode's JavaScript runtime")
-	}
+	node := needNode(t)
 	dir := t.TempDir()
 	seen := filepath.Join(dir, "deadline")
-	hook := filepath.Join(dir, "hook")
 	script := "#!/bin/sh\ncat >/dev/null\nprintf '%s' \"$" + EnvHookDeadline + "\" > " + seen + "\nprintf '{\"block\":\"answered, then busy\"}\\n'\nsleep 4\n"
-	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	plugin := filepath.Join(dir, "plugin.mjs")
-	if err := os.WriteFile(plugin, []byte(Plugin(hook)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	driver := `import { AgentgridPlugin } from ` + strconv.Quote("file://"+plugin) + `;
+	driver := pluginImport(t, dir, script) + `
 const p = await AgentgridPlugin({ directory: "/proj" });
 const r = { asked: Date.now() };
 try {
