@@ -180,3 +180,25 @@ func TestRewakeLeavesWhatTheStopHookHolds(t *testing.T) {
 		t.Fatalf("the waiter got %+v after the hold ended, want the notice up to %d", res, d.Notices)
 	}
 }
+
+// A parent that ends sends its waiter away without a wake, and the waiter
+// of a parent that is not the main view works the same (one board per
+// agent).
+func TestRewakeEndsWithTheParent(t *testing.T) {
+	e, sock := startNoticeEngine(t)
+	parent, err := e.Spawn(control.SpawnRequest{Kind: "orch", Parent: control.MainID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAgent(t, e, parent.ID, "running", func(a control.AgentInfo) bool { return a.State.Alive() && a.PID > 0 })
+	if _, err := e.Spawn(control.SpawnRequest{Argv: []string{"cat"}, Parent: parent.ID}); err != nil {
+		t.Fatal(err)
+	}
+	got := startRewake(t, e, sock, parent.ID)
+	if err := e.Close(parent.ID); err != nil {
+		t.Fatal(err)
+	}
+	if res := rewakeResult(t, got); res.Wake || res.Reason != control.RewakeEnded {
+		t.Fatalf("the waiter of a parent that ended got %+v, want %q", res, control.RewakeEnded)
+	}
+}
