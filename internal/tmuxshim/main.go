@@ -30,45 +30,29 @@ type Globals struct {
 // -2, -v, -N, -D, -l) and returns the command line after them.
 func ParseGlobals(argv []string) (Globals, *Error) {
 	var g Globals
-	i := 0
-	for ; i < len(argv); i++ {
-		w := argv[i]
-		if w == "--" {
-			i++
-			break
-		}
-		if len(w) < 2 || w[0] != '-' {
-			break
-		}
-		for j := 1; j < len(w); j++ {
-			switch f := w[j]; f {
-			case 'S', 'L', 'f', 'c', 'T':
-				v := w[j+1:]
-				if v == "" {
-					if i+1 >= len(argv) {
-						return g, Errorf("-%c expects an argument", f)
-					}
-					i++
-					v = argv[i]
-				}
-				if f == 'S' {
-					g.Socket = v
-				}
-				if f == 'c' {
-					return g, Errorf("agentgrid's tmux does not run shell commands with -c")
-				}
-				j = len(w)
+	n, err := scanFlags(argv,
+		func(f byte) bool { return strings.IndexByte("SLfcT", f) >= 0 },
+		func(f byte) *Error { return Errorf("-%c expects an argument", f) },
+		func(f byte, v string) *Error {
+			switch f {
+			case 'S':
+				g.Socket = v
+			case 'c':
+				return Errorf("agentgrid's tmux does not run shell commands with -c")
 			case 'V':
 				g.Version = true
 			case 'C':
-				return g, Errorf("agentgrid's tmux has no control mode (-C)")
-			case 'u', '2', 'v', 'N', 'D', 'l':
+				return Errorf("agentgrid's tmux has no control mode (-C)")
+			case 'L', 'f', 'T', 'u', '2', 'v', 'N', 'D', 'l':
 			default:
-				return g, Errorf("unknown option -- %c", f)
+				return Errorf("unknown option -- %c", f)
 			}
-		}
+			return nil
+		})
+	if err != nil {
+		return g, err
 	}
-	g.Argv = argv[i:]
+	g.Argv = argv[n:]
 	return g, nil
 }
 

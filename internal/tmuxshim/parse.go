@@ -148,41 +148,72 @@ func Parse(argv []string) (Command, *Error) {
 		c.Args = argv[1:]
 		return c, nil
 	}
-	i := 1
+	// s.flags lists the command's flags, each one that takes an argument
+	// followed by ':' (as getopt's).
+	takesArg := func(f byte) bool {
+		k := strings.IndexByte(s.flags, f)
+		return f != ':' && k >= 0 && k+1 < len(s.flags) && s.flags[k+1] == ':'
+	}
+	n, err := scanFlags(argv[1:], takesArg,
+		func(f byte) *Error { return Errorf("command %s: -%c expects an argument", s.name, f) },
+		func(f byte, v string) *Error {
+			switch {
+			case f == ':' || strings.IndexByte(s.flags, f) < 0:
+				return Errorf("command %s: unknown flag -%c", s.name, f)
+			case takesArg(f):
+				c.Opts[f] = append(c.Opts[f], v)
+			default:
+				c.Flags[f] = true
+			}
+			return nil
+		})
+	if err != nil {
+		return Command{}, err
+	}
+	c.Args = argv[1+n:]
+	return c, nil
+}
+
+// scanFlags reads the flags at the start of argv with tmux's grammar:
+// clustered flags (-dPh), a flag's argument attached or in the next word
+// (-t%1, -t %1), and "--" or the first word that is not a flag ending
+// them. takesArg says which flags take an argument and missing makes the
+// error for one given none; set gets each flag with its argument ("" for a
+// flag without one), and an error from it ends the scan. It returns how
+// many words of argv the flags took.
+func scanFlags(argv []string, takesArg func(f byte) bool, missing func(f byte) *Error, set func(f byte, v string) *Error) (int, *Error) {
+	i := 0
 	for ; i < len(argv); i++ {
 		w := argv[i]
 		if w == "--" {
-			i++
-			break
+			return i + 1, nil
 		}
 		if len(w) < 2 || w[0] != '-' {
 			break
 		}
 		for j := 1; j < len(w); j++ {
 			f := w[j]
-			k := strings.IndexByte(s.flags, f)
-			if f == ':' || k < 0 {
-				return Command{}, Errorf("command %s: unknown flag -%c", s.name, f)
-			}
-			if k+1 < len(s.flags) && s.flags[k+1] == ':' {
-				var v string
-				switch {
-				case j+1 < len(w):
-					v = w[j+1:]
-				case i+1 < len(argv):
-					i++
-					v = argv[i]
-				default:
-					return Command{}, Errorf("command %s: -%c expects an argument", s.name, f)
+			if !takesArg(f) {
+				if err := set(f, ""); err != nil {
+					return i, err
 				}
-				c.Opts[f] = append(c.Opts[f], v)
-				break
+				continue
 			}
-			c.Flags[f] = true
+			v := w[j+1:]
+			if v == "" {
+				if i+1 >= len(argv) {
+					return i, missing(f)
+				}
+				i++
+				v = argv[i]
+			}
+			if err := set(f, v); err != nil {
+				return i, err
+			}
+			break
 		}
 	}
-	c.Args = argv[i:]
-	return c, nil
+	return i, nil
 }
 
 // SplitCommands splits an argv at tmux's ";" separators (a word ";" or a

@@ -100,6 +100,21 @@ func TestParseGlobals(t *testing.T) {
 	if _, err := ParseGlobals([]string{"-C", "attach"}); err == nil {
 		t.Fatal("control mode must be refused")
 	}
+	if g, err := ParseGlobals([]string{"-f/dev/null", "--", "-V"}); err != nil || g.Version || !reflect.DeepEqual(g.Argv, []string{"-V"}) {
+		t.Fatalf("-- ends the flags: %+v, %v", g, err)
+	}
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"-L"}, "-L expects an argument"},
+		{[]string{"-uc", "ls"}, "agentgrid's tmux does not run shell commands with -c"},
+		{[]string{"-ux", "ls"}, "unknown option -- x"},
+	} {
+		if _, err := ParseGlobals(c.argv); err == nil || err.Msg != c.want {
+			t.Errorf("ParseGlobals(%q) error = %v, want %q", c.argv, err, c.want)
+		}
+	}
 }
 
 func TestExpand(t *testing.T) {
