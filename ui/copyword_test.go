@@ -80,10 +80,15 @@ func TestCopyWordMotionsMatchTmux(t *testing.T) {
 	if err := os.WriteFile(file, []byte(strings.ReplaceAll(wordText, "\n", "\r\n")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sock := filepath.Join(dir, "tmux.sock")
+	// A private server (-L: its socket in tmux's own short directory, as
+	// sun_path needs), in a UTF-8 locale so that the wide characters are.
+	server := fmt.Sprintf("agentgrid-words-%d", os.Getpid())
+	env := append(os.Environ(), "LC_ALL=C.UTF-8")
 	tmux := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		cmd := exec.Command("tmux", append([]string{"-L", server, "-f", "/dev/null"}, args...)...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %s: %v: %s", strings.Join(args, " "), err, out)
 		}
@@ -91,7 +96,7 @@ func TestCopyWordMotionsMatchTmux(t *testing.T) {
 	}
 	// The pane prints the text raw (no newline translation) and then waits.
 	tmux("new-session", "-d", "-x", "38", "-y", "21", "env", "LC_ALL=C.UTF-8", "sh", "-c", "stty raw -echo; cat "+file+"; exec cat")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", server, "kill-server").Run() })
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(tmux("capture-pane", "-p"), "$") {
 		if time.Now().After(deadline) {
