@@ -236,6 +236,25 @@ func TestClaudeSpawnedKind(t *testing.T) {
 	t.Logf("explain %s:\n%s", id, h.explain(id))
 }
 
+// TestClaudeSpawnedLongPrompt: a long prompt of several lines, typed into
+// a spawned Claude Code, reaches the model as it was given — not folded
+// into Claude's <pasted_content> wrapper, as one long paste would be.
+func TestClaudeSpawnedLongPrompt(t *testing.T) {
+	h := claudeHarness(t)
+	h.start("sh")
+	prompt := "first line: é ü\nsecond " + strings.Repeat("lorem ipsüm ", 150) + "\nlast line"
+	out, err := h.client("spawn", "--kind", "claude", "--title", "long", "--cwd", h.proj, "--prompt", prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(out)
+	h.waitState(id, "idle", "hook:claude", "turn finished", 60*time.Second)
+	reqs := h.model.Requests()
+	if len(reqs) == 0 || reqs[0].LastUser != prompt {
+		t.Fatalf("the model got another prompt than the one given (%d requests)", len(reqs))
+	}
+}
+
 // TestClaudeTypedTextThenEnterSubmits types a prompt and presses Enter at
 // once, as a fast typist or a script driving the outer terminal does: the
 // prompt is submitted, as it is in plain tmux.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentgrid/agentgrid/panes"
 )
@@ -117,7 +118,7 @@ func (e *Engine) promptTick(a *agent) {
 		e.log.Warn("typed a spawn's prompt before its CLI was ready", "agent", a.id, "hook", p.ready, "mcp", p.mcp)
 	}
 	e.st.dirty = true
-	text := continuationBytes(a, withoutControls(p.text))
+	text := typedBytes(a, withoutControls(p.text))
 	id := a.id
 	go func() {
 		// Text, then Enter as a key of its own (see Send).
@@ -125,6 +126,31 @@ func (e *Engine) promptTick(a *agent) {
 			e.log.Warn("typing a spawn's prompt failed", "agent", id, "err", err)
 		}
 	}()
+}
+
+// pastePiece is the most a typed prompt pastes at once: Claude Code folds a
+// longer paste (over about 800 characters) into a placeholder that reaches
+// the model wrapped in <pasted_content id=…>, and names the prompt by that
+// wrapper in its UserPromptSubmit hook; pieces this short go in as text.
+const pastePiece = 400
+
+// typedBytes is prompt as typed into a's pane: pastes of at most
+// pastePiece bytes each when the program takes bracketed paste, else the
+// prompt on one line (continuationBytes).
+func typedBytes(a *agent, prompt string) []byte {
+	if a.term == nil || !a.term.Modes().BracketedPaste {
+		return continuationBytes(a, prompt)
+	}
+	var out []byte
+	for prompt != "" {
+		n := min(len(prompt), pastePiece)
+		for n < len(prompt) && !utf8.RuneStart(prompt[n]) {
+			n-- // never cut a character in two
+		}
+		out = append(out, a.term.EncodePaste(prompt[:n])...)
+		prompt = prompt[n:]
+	}
+	return out
 }
 
 // withoutControls is a prompt as it may be typed: every control character

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -149,5 +150,35 @@ func TestTypedPromptCarriesNoControls(t *testing.T) {
 	}
 	if got, want := waitTyped(t, dir), "\x1b[200~a[201~bc[2Jd\te\x1b[201~"; got != want {
 		t.Fatalf("typed %q, want %q", got, want)
+	}
+}
+
+// TestTypedPromptPastedInPieces: a long prompt is pasted in pieces of at
+// most pastePiece bytes, never cutting a character, so that Claude Code
+// takes it as text rather than folding it into a pasted-content wrapper.
+func TestTypedPromptPastedInPieces(t *testing.T) {
+	prog, dir := fakeClaude(t)
+	e := newTestEngine(t, nil, []string{"cat"}, claudeKind(prog))
+	prompt := strings.Repeat("ab", 199) + "é" + strings.Repeat("x", 500) // a character across the first cut
+	in, err := e.Spawn(control.SpawnRequest{Kind: "claude", Prompt: prompt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPrompting(t, e, in.ID)
+	if err := e.Signal(in.ID, agentstate.Signal{Event: "SessionStart", State: agentstate.Idle}, "claude"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.MCPReady(in.ID); err != nil {
+		t.Fatal(err)
+	}
+	typed := waitTyped(t, dir)
+	pieces := strings.Split(strings.TrimSuffix(strings.TrimPrefix(typed, "\x1b[200~"), "\x1b[201~"), "\x1b[201~\x1b[200~")
+	if len(pieces) != 3 || strings.Join(pieces, "") != prompt {
+		t.Fatalf("typed %d pieces %q; want the prompt in 3", len(pieces), pieces)
+	}
+	for _, p := range pieces {
+		if len(p) > pastePiece || !utf8.ValidString(p) {
+			t.Errorf("a piece of %d bytes (valid UTF-8: %v)", len(p), utf8.ValidString(p))
+		}
 	}
 }
