@@ -86,6 +86,7 @@ type PaneReader interface {
 	Modes() vterm.Modes
 	ScrollbackLen() int
 	Search(query string, fromLine int, backward bool) (line, col int, ok bool)
+	Wrapped(line int) bool
 	EncodeKey(k uv.Key) []byte
 	EncodeMouse(ev vterm.MouseEvent) []byte
 	EncodePaste(s string) []byte
@@ -113,6 +114,7 @@ func (r readOnly) ScrollbackLen() int                     { return r.t.Scrollbac
 func (r readOnly) Search(query string, fromLine int, backward bool) (line, col int, ok bool) {
 	return r.t.Search(query, fromLine, backward)
 }
+func (r readOnly) Wrapped(line int) bool                  { return r.t.Wrapped(line) }
 func (r readOnly) EncodeKey(k uv.Key) []byte              { return r.t.EncodeKey(k) }
 func (r readOnly) EncodeMouse(ev vterm.MouseEvent) []byte { return r.t.EncodeMouse(ev) }
 func (r readOnly) EncodePaste(s string) []byte            { return r.t.EncodePaste(s) }

@@ -13,7 +13,8 @@ import (
 // last, b at a word's first, each skipping blanks; a run of separators is
 // a word of its own. W, B and E know only blank and not blank. Blank lines
 // are skipped like blanks, and a line's end is a blank, so no word goes on
-// to the next line.
+// to the next line, unless the line was soft-wrapped: then its last cell
+// is followed by the next line's first.
 
 // wordSeparators are the characters that end a word for w, b and e.
 const wordSeparators = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"
@@ -38,16 +39,28 @@ type wordPos struct{ line, col int }
 // wordWalker reads a pane's lines as the motions step over them, a
 // screenful at a time.
 type wordWalker struct {
-	t      orchestrator.PaneReader
-	rows   int
-	last   int // the newest line
-	spaces bool
-	lines  map[int][]vterm.Cell
+	t          orchestrator.PaneReader
+	cols, rows int
+	last       int // the newest line
+	spaces     bool
+	lines      map[int][]vterm.Cell
+	wraps      map[int]bool
 }
 
 func newWordWalker(t orchestrator.PaneReader, spaces bool) *wordWalker {
-	_, rows := t.Size()
-	return &wordWalker{t: t, rows: max(1, rows), last: t.ScrollbackLen() + rows - 1, spaces: spaces, lines: map[int][]vterm.Cell{}}
+	cols, rows := t.Size()
+	return &wordWalker{t: t, cols: max(1, cols), rows: max(1, rows), last: t.ScrollbackLen() + rows - 1, spaces: spaces,
+		lines: map[int][]vterm.Cell{}, wraps: map[int]bool{}}
+}
+
+// wrapped reports whether line l goes on at the next line's start.
+func (w *wordWalker) wrapped(l int) bool {
+	v, ok := w.wraps[l]
+	if !ok {
+		v = w.t.Wrapped(l)
+		w.wraps[l] = v
+	}
+	return v
 }
 
 // line is line l's cells, trailing blanks dropped.
@@ -88,26 +101,34 @@ func (w *wordWalker) class(p wordPos) int {
 }
 
 // next steps p one cell on: past a line's text (one blank cell, its end)
-// to the next line's start. The right half of a wide character is stepped
-// over. On the newest line it reports false when p went past the text's
-// end, where it stays (one cell on, as tmux's cursor does).
+// to the next line's start, or from a soft-wrapped line's last cell
+// straight to the next line's first. The right half of a wide character is
+// stepped over. On the newest line it reports false when p went past the
+// text's end, where it stays (one cell on, as tmux's cursor does).
 func (w *wordWalker) next(p *wordPos) bool {
 	r := w.line(p.line)
-	switch {
-	case p.col < len(r):
+	wrapped := w.wrapped(p.line)
+	end := len(r) // the blank after the text
+	if wrapped {
+		end = w.cols - 1 // the last cell: no blank after it
+	}
+	if p.col < end {
 		p.col++
 		for p.col < len(r) && r[p.col].Width == 0 {
 			p.col++
 		}
-	case p.line < w.last:
-		p.line, p.col = p.line+1, 0
-	case p.col == len(r):
-		p.col++
-		return false
-	default:
-		return false
+		if !wrapped || p.col < w.cols {
+			return true
+		}
 	}
-	return true
+	if p.line < w.last {
+		p.line, p.col = p.line+1, 0
+		return true
+	}
+	if p.col == end {
+		p.col++
+	}
+	return false
 }
 
 // prev steps p one cell back: from a line's start to the previous line's
@@ -122,7 +143,14 @@ func (w *wordWalker) prev(p *wordPos) bool {
 		}
 	case p.line > 0:
 		p.line--
-		p.col = len(w.line(p.line))
+		r := w.line(p.line)
+		p.col = len(r) // the blank after the text
+		if w.wrapped(p.line) {
+			p.col = w.cols - 1 // the last cell, which goes on where p was
+			for p.col > 0 && p.col < len(r) && r[p.col].Width == 0 {
+				p.col--
+			}
+		}
 	default:
 		return false
 	}
@@ -139,10 +167,11 @@ func (w *wordWalker) move(p wordPos, mv wordMotion) wordPos {
 		for w.class(p) == classBlank && w.prev(&p) {
 		}
 		c := w.class(p)
-		for q := p; w.prev(&q) && q.line == p.line && w.class(q) == c; p = q {
+		for q := p; w.prev(&q) && w.class(q) == c; p = q {
 		}
 	case mv.toEnd: // e: on one, over blanks, then to this word's last cell
 		if !w.next(&p) {
+			p.col = max(0, p.col-1) // at the end already: back onto it
 			return p
 		}
 		for w.class(p) == classBlank {
@@ -153,7 +182,7 @@ func (w *wordWalker) move(p wordPos, mv wordMotion) wordPos {
 			}
 		}
 		c := w.class(p)
-		for q := p; w.next(&q) && q.line == p.line && w.class(q) == c; p = q {
+		for q := p; w.next(&q) && w.class(q) == c; p = q {
 		}
 	default: // w: to the end of this word, then over blanks
 		if c := w.class(p); c != classBlank {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,11 +39,20 @@ func copyCursorAt(m *Model) string {
 // wordText, in scrollback mode with the copy cursor on the first cell.
 func wordModel(t *testing.T) *Model {
 	t.Helper()
+	return wordModelOf(t, wordText)
+}
+
+// wordModelOf is wordModel with text of the test's own.
+func wordModelOf(t *testing.T, text string) *Model {
+	t.Helper()
 	snap := testSnapshot()
-	main := testPane(control.MainID, 0, agentstate.Running, layout.Rect{X: 0, Y: 0, W: 40, H: 23}, wordText)
+	main := testPane(control.MainID, 0, agentstate.Running, layout.Rect{X: 0, Y: 0, W: 40, H: 23}, text)
 	snap.Main = &main
 	m, _ := newTestModel(t, snap)
-	press(t, m, "ctrl+b", "[", "0", "k", "k", "k", "k", "k")
+	press(t, m, "ctrl+b", "[", "0")
+	for range 25 {
+		press(t, m, "k")
+	}
 	if got := copyCursorAt(m); got != "0,0" {
 		t.Fatalf("the copy cursor starts at %s, want 0,0", got)
 	}
@@ -72,17 +82,36 @@ func TestCopyWordMotions(t *testing.T) {
 // TestCopyWordMotionsMatchTmux presses the same keys in tmux's vi copy mode
 // over the same text at the same size and compares the cursor after each.
 func TestCopyWordMotionsMatchTmux(t *testing.T) {
+	wordsMatchTmux(t, wordText, wordKeys)
+}
+
+// TestCopyWordMotionsOverWrappedLines: a word that a soft wrap split over
+// two rows is one word for w, b and e (and W, B, E), as in tmux; a wrap at
+// a blank or before a wide character that did not fit still separates.
+func TestCopyWordMotionsOverWrappedLines(t *testing.T) {
+	text := strings.Repeat("x", 34) + " alpha-beta gamma\n" + strings.Repeat("y", 37) + " next word\n" +
+		strings.Repeat("z", 37) + "日本 end\n$ "
+	keys := strings.Split(strings.Repeat("w", 14)+strings.Repeat("b", 15)+strings.Repeat("e", 14)+
+		strings.Repeat("B", 8)+strings.Repeat("E", 8)+strings.Repeat("B", 8)+strings.Repeat("W", 8), "")
+	wordsMatchTmux(t, text, keys)
+}
+
+// wordsMatchTmux shows text in a tmux pane and in the model's main view,
+// both 38x21, presses keys in both copy modes from the first cell and
+// compares the cursors after each press.
+func wordsMatchTmux(t *testing.T, text string, keys []string) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "text")
-	if err := os.WriteFile(file, []byte(strings.ReplaceAll(wordText, "\n", "\r\n")), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(text, "\n", "\r\n")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// A private server (-L: its socket in tmux's own short directory, as
 	// sun_path needs), in a UTF-8 locale so that the wide characters are.
-	server := fmt.Sprintf("agentgrid-words-%d", os.Getpid())
+	server := fmt.Sprintf("agentgrid-words-%d-%d", os.Getpid(), tmuxWordServers.Add(1))
 	env := append(os.Environ(), "LC_ALL=C.UTF-8")
 	tmux := func(args ...string) string {
 		t.Helper()
@@ -109,8 +138,8 @@ func TestCopyWordMotionsMatchTmux(t *testing.T) {
 	tmux("send", "-X", "history-top")
 	tmux("send", "-X", "start-of-line")
 
-	m := wordModel(t)
-	for i, k := range wordKeys {
+	m := wordModelOf(t, text)
+	for i, k := range keys {
 		tmux("send", k)
 		want := tmux("display", "-p", "#{copy_cursor_x},#{copy_cursor_y}")
 		var x, y int
@@ -124,10 +153,13 @@ func TestCopyWordMotionsMatchTmux(t *testing.T) {
 		}
 		press(t, m, k)
 		if got := copyCursorAt(m); got != want {
-			t.Fatalf("press %d (%s in %s): agentgrid's copy cursor is at %s, tmux's at %s", i+1, k, strings.Join(wordKeys[:i+1], ""), got, want)
+			t.Fatalf("press %d (%s in %s): agentgrid's copy cursor is at %s, tmux's at %s", i+1, k, strings.Join(keys[:i+1], ""), got, want)
 		}
 	}
 }
+
+// tmuxWordServers numbers the tmux servers of the word-motion tests.
+var tmuxWordServers atomic.Int64
 
 // TestCopyWordMotionsScrollAndMark: b from the top row of the view goes on
 // into the history and the view follows; v then e marks one word, and y

@@ -339,3 +339,30 @@ func TestUsedLengthTracking(t *testing.T) {
 		t.Errorf("row scrolled in with a red pen: used %d, last bg %v; want 10 and red", used, bg)
 	}
 }
+
+// TestWrapped: Wrapped says which lines, in history and on the screen,
+// go on at the next line's start (a soft wrap), numbered as Search numbers
+// them; a line ended by a newline, a line out of range and the alternate
+// screen's own rows answer for themselves.
+func TestWrapped(t *testing.T) {
+	term := New(10, 3, WithScrollback(20))
+	// 25 characters wrap over three rows; then two short lines push the
+	// first two rows into history.
+	term.Write([]byte(strings.Repeat("a", 25) + "\r\nshort\r\nend"))
+	want := []bool{true, true, false, false, false} // aaaaaaaaaa aaaaaaaaaa aaaaa short end
+	if n := term.ScrollbackLen(); n != 2 {
+		t.Fatalf("history holds %d lines, want 2", n)
+	}
+	for l, w := range want {
+		if got := term.Wrapped(l); got != w {
+			t.Errorf("Wrapped(%d) = %v, want %v", l, got, w)
+		}
+	}
+	if term.Wrapped(-1) || term.Wrapped(99) {
+		t.Error("a line out of range is wrapped")
+	}
+	term.Write([]byte("\x1b[?1049h\x1b[H" + strings.Repeat("b", 12)))
+	if !term.Wrapped(0) || term.Wrapped(1) {
+		t.Errorf("alternate screen: Wrapped(0) = %v, Wrapped(1) = %v; want true, false", term.Wrapped(0), term.Wrapped(1))
+	}
+}

@@ -75,6 +75,23 @@ func (t *Terminal) searchRow(l int, tmp []cell) []cell {
 	return t.main.row(l - t.hist.n).cells
 }
 
+// Wrapped reports whether line l (numbered as Search numbers lines) was
+// soft-wrapped: its text goes on at the start of the next line. Copy mode's
+// word motions read words across such a break, as tmux's do.
+func (t *Terminal) Wrapped(l int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case l < 0:
+		return false
+	case t.altActive:
+		return l < t.rows && t.scr.row(l).wrapped
+	case l < t.hist.n:
+		return t.hist.at(l).wrapped
+	}
+	return l-t.hist.n < t.rows && t.main.row(l-t.hist.n).wrapped
+}
+
 // lowerKeepLen lower-cases s rune by rune, keeping each rune's byte length
 // so byte offsets still map to cells.
 func lowerKeepLen(s string) string {
