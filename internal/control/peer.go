@@ -42,9 +42,13 @@ func (p *Peer) PID() int {
 // Inside reports whether the peer is part of the session: it descends from
 // this process (an agent, or a process an agent started), or it still sits
 // in an agent's terminal session after leaving the process tree (a double
-// fork hands it to init). The Authorizer's IsAgentSession tells the agents'
-// session ids apart. agentgrid itself (an in-process client) and processes
-// elsewhere are outside. Looked up once per connection.
+// fork hands it to init): the session's leader is a child of this process
+// (each agent leads its own session), or the Authorizer's IsAgentSession
+// knows the session id. The leader is asked first because the agents' list
+// is published a moment after a start, and a process of a fresh agent that
+// called in that moment was taken for the user's own shell. agentgrid
+// itself (an in-process client) and processes elsewhere are outside.
+// Looked up once per connection.
 func (p *Peer) Inside() bool {
 	if p == nil {
 		return false
@@ -55,7 +59,7 @@ func (p *Peer) Inside() bool {
 			return
 		}
 		sid := sessionOf(p.pid)
-		p.in = descendsFrom(p.pid, self) || sid > 0 && p.isSession != nil && p.isSession(sid)
+		p.in = descendsFrom(p.pid, self) || sid > 0 && (childOf(sid, self) || p.isSession != nil && p.isSession(sid))
 	})
 	return p.in
 }

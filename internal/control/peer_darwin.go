@@ -30,6 +30,13 @@ func peerUID(c *net.UnixConn) (int, error) {
 	return int(cred.Uid), nil
 }
 
+// childOf reports whether pid is alive (or not yet reaped) and parent's
+// child; a process that cannot be read is not.
+func childOf(pid, parent int) bool {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	return err == nil && kp.Proc.P_pid == int32(pid) && int(kp.Eproc.Ppid) == parent
+}
+
 // descendsFrom walks pid's parents (sysctl kern.proc.pid) up to ancestor. A
 // process that cannot be read (it exited while we looked) counts as inside:
 // the answer only matters for requests without a token, which are then

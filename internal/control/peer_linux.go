@@ -65,6 +65,13 @@ func descendsFrom(pid, ancestor int) bool {
 	return true
 }
 
+// childOf reports whether pid is alive (or not yet reaped) and parent's
+// child; a process that cannot be read is not.
+func childOf(pid, parent int) bool {
+	ppid, ok := parentPID(pid)
+	return ok && ppid == parent
+}
+
 func parentPID(pid int) (int, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
