@@ -39,26 +39,27 @@ func TestStatusSetClearAndTTL(t *testing.T) {
 	}, `"✓ green" to leave the status line after status clear`)
 
 	before := time.Now()
-	h.mustClient("status", "set", "--ttl", "1s", "flash", "short-lived-entry")
+	h.mustClient("status", "set", "--ttl", "3s", "flash", "short-lived-entry")
 	set := time.Now()
-	// The entry lives one second; capture as fast as tmux answers so it is
-	// seen before it expires.
+	// The entry lives three seconds; capture as fast as tmux answers so it
+	// is seen before it expires. (With one second, a loaded machine took
+	// longer than that to draw it and capture the screen.)
 	seen := false
-	for time.Since(set) < 900*time.Millisecond {
+	for time.Since(set) < 2900*time.Millisecond {
 		if strings.Contains(statusLine(h.capture()), "short-lived-entry") {
 			seen = true
 			break
 		}
 	}
 	if !seen {
-		t.Errorf("the --ttl 1s entry never showed in the status line:\n%s", h.lastScreen())
+		t.Errorf("the --ttl 3s entry never showed in the status line:\n%s", h.lastScreen())
 	}
-	h.waitFor(10*time.Second, func() bool {
+	h.waitFor(15*time.Second, func() bool {
 		s := h.capture()
 		return strings.Contains(s, "┌") && !strings.Contains(statusLine(s), "short-lived-entry")
-	}, "the --ttl 1s entry to disappear by itself")
-	if gone := time.Since(before); gone < time.Second {
-		t.Errorf("the --ttl 1s entry disappeared after %v, before its ttl", gone)
+	}, "the --ttl 3s entry to disappear by itself")
+	if gone := time.Since(before); gone < 3*time.Second {
+		t.Errorf("the --ttl 3s entry disappeared after %v, before its ttl", gone)
 	}
 }
 
@@ -126,8 +127,12 @@ func TestSlowHookKilledAtTimeout(t *testing.T) {
 	// other sleeper on the machine; the second command keeps the shell
 	// from exec'ing sleep in its place.
 	marker := fmt.Sprintf("agentgrid-e2e-slow-hook-%d", os.Getpid())
-	cfg := fmt.Sprintf("[[hooks]]\non = [\"agent_exited\"]\nrun = [\"sh\", \"-c\", \"sleep 1000; echo never\", %s]\ntimeout = \"1s\"\n",
-		tomlString(marker))
+	// The hook writes its shell's pid and its sleep's to a file: the test
+	// finds them even when it looks only after the 1s timeout (searching
+	// the process tree for them missed them on a loaded machine).
+	pidFile := filepath.Join(t.TempDir(), "hook.pids")
+	cfg := fmt.Sprintf("[[hooks]]\non = [\"agent_exited\"]\nrun = [\"sh\", \"-c\", %s, %s, %s]\ntimeout = \"1s\"\n",
+		tomlString(`echo $$ >>"$1"; sleep 1000 & echo $! >>"$1"; wait; echo never`), tomlString(marker), tomlString(pidFile))
 	h := newHarness(t, 200, 50, cfg)
 	h.startSession("--", "sh")
 	shell := h.panePID()
@@ -153,8 +158,14 @@ func TestSlowHookKilledAtTimeout(t *testing.T) {
 	id := h.spawn("--title", "quick", "--", "sh", "-c", "exit 0")
 	var procs []int
 	h.waitFor(10*time.Second, func() bool {
-		procs = hookProcs()
-		return len(procs) >= 2 // the shell and its sleep
+		procs = procs[:0]
+		b, _ := os.ReadFile(pidFile)
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				procs = append(procs, pid)
+			}
+		}
+		return len(procs) >= 2 && strings.HasSuffix(string(b), "\n") // the shell and its sleep
 	}, "the slow hook's processes to start")
 	started := time.Now()
 

@@ -43,8 +43,10 @@ echo done; sleep 1000`
 	if !ok || child.State != "killed" {
 		t.Errorf("the plain agent's child is %+v, want killed", child)
 	}
-	if s, ok := h.agent(sib); !ok || s.State != "running" {
-		t.Errorf("the sibling is %+v, want running", s)
+	// Running, or idle once sleep has been quiet for agents.idle_after (5 s,
+	// which a loaded machine reaches here); never the forged "waiting".
+	if s, ok := h.agent(sib); !ok || s.State != "running" && s.State != "idle" {
+		t.Errorf("the sibling is %+v, want it running or idle, untouched", s)
 	}
 
 	boss := h.spawn("--kind", "boss", "--", "sh", "-c", `agentgrid send main "echo BOSS-WAS-HERE" --enter; echo "boss=$?"; sleep 1000`)

@@ -79,7 +79,9 @@ func TestFamilyTreeListAndClose(t *testing.T) {
 	h.mustClient("close", "--tree", a1)
 	h.waitAgent(child, 15*time.Second, func(a agent) bool { return a.State == "killed" }, "the child closed with its parent")
 	h.waitAgent(a1, 15*time.Second, func(a agent) bool { return a.State == "killed" }, "a1 closed")
-	if o, ok := h.agent(other); !ok || o.State != "running" {
+	// Running, or idle once it has been quiet for agents.idle_after (5 s,
+	// which a loaded machine reaches here): alive either way.
+	if o, ok := h.agent(other); !ok || o.State != "running" && o.State != "idle" {
 		t.Errorf("close --tree %s touched an unrelated agent: %+v", a1, o)
 	}
 }
