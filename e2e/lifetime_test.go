@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -129,7 +130,8 @@ func TestOrderlyQuitKeepsTheGraceSequence(t *testing.T) {
 	h.spawn("--", "sh", "-c", "trap 'echo hup > "+mark+"; exit 0' HUP; while :; do sleep 1; done")
 	h.waitFor(10*time.Second, func() bool {
 		as, err := h.list()
-		return err == nil && len(as) == 1 && as[0].State == "running"
+		// Its pid: a quiet loop may already count as idle.
+		return err == nil && len(as) == 1 && as[0].PID > 0 && slices.Contains(liveStates, as[0].State)
 	}, "the agent to run")
 	h.prefix("q")
 	h.waitFor(5*time.Second, func() bool { return strings.Contains(h.capture(), "Quit agentgrid?") }, "the quit question")
