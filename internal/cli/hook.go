@@ -121,6 +121,26 @@ func runHookCommand(args []string) int {
 	return 0
 }
 
+// hookConnect reaches the session the hook runs in ($AGENTGRID_SOCKET)
+// within the send budget, with the agent's secret, which says who is
+// speaking; id ($AGENTGRID_AGENT_ID) only names the target. The client is
+// nil when the hook runs outside a session (nothing to tell) or the session
+// cannot be reached (logged under the hook's name).
+func hookConnect(getenv func(string) string, name string) (client *control.Client, id string) {
+	socket, id := getenv("AGENTGRID_SOCKET"), getenv("AGENTGRID_AGENT_ID")
+	if socket == "" || id == "" {
+		return nil, ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hookBudget(getenv, hookSendBudget))
+	defer cancel()
+	client, err := control.Connect(ctx, socket, getenv(control.EnvToken))
+	if err != nil {
+		hookLog(getenv, "%s for %s: reach the session at %s: %v", name, id, socket, err)
+		return nil, ""
+	}
+	return client, id
+}
+
 // runHookTo does all of `agentgrid hook` and never fails: every problem is
 // logged and swallowed. The CLI's answer, if the session decides one, goes
 // to stdout.
@@ -135,19 +155,11 @@ func runHookTo(args []string, stdin io.Reader, stdout io.Writer, getenv func(str
 		hookLog(getenv, "agentgrid hook: unknown agent CLI %q; expected one of %s", cli, strings.Join(registry.Adapters(), ", "))
 		return
 	}
-	socket, id := getenv("AGENTGRID_SOCKET"), getenv("AGENTGRID_AGENT_ID")
-	if socket == "" || id == "" {
-		return // not inside a session: nothing to tell
-	}
 	// Reach the session first: with none listening (it ended, the socket is
 	// stale) there is nothing to tell, and the agent must not wait for us to
-	// read a stdin it may never close. The agent's secret says who is
-	// speaking; the id only names the target.
-	dialCtx, cancelDial := context.WithTimeout(context.Background(), hookBudget(getenv, hookSendBudget))
-	client, err := control.Connect(dialCtx, socket, getenv(control.EnvToken))
-	cancelDial()
-	if err != nil {
-		hookLog(getenv, "agentgrid hook %s for %s: reach the session at %s: %v", cli, id, socket, err)
+	// read a stdin it may never close.
+	client, id := hookConnect(getenv, "agentgrid hook "+cli)
+	if client == nil {
 		return
 	}
 	defer client.Close()

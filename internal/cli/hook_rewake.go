@@ -41,15 +41,8 @@ func runRewake(cli string, stdin io.Reader, stderr io.Writer, getenv func(string
 		hookLog(getenv, "agentgrid hook %s %s: unknown agent CLI; expected one of %s", cli, RewakeFlag, strings.Join(registry.Adapters(), ", "))
 		return 0
 	}
-	socket, id := getenv("AGENTGRID_SOCKET"), getenv("AGENTGRID_AGENT_ID")
-	if socket == "" || id == "" {
-		return 0
-	}
-	dialCtx, cancelDial := context.WithTimeout(context.Background(), hookBudget(getenv, hookSendBudget))
-	client, err := control.Connect(dialCtx, socket, getenv(control.EnvToken))
-	cancelDial()
-	if err != nil {
-		hookLog(getenv, "agentgrid hook %s %s for %s: reach the session at %s: %v", cli, RewakeFlag, id, socket, err)
+	client, id := hookConnect(getenv, "agentgrid hook "+cli+" "+RewakeFlag)
+	if client == nil {
 		return 0
 	}
 	defer client.Close()
