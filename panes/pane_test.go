@@ -276,6 +276,23 @@ func TestResizeReachesTheChild(t *testing.T) {
 	})
 }
 
+// floodSlots holds every flood-parsing slot for a test, so that a pane
+// that must wait for one is seen waiting; release frees those still held.
+type floodSlots struct{ held int }
+
+func (f *floodSlots) hold() {
+	for f.held < cap(panes.BulkTokens) {
+		panes.BulkTokens <- struct{}{}
+		f.held++
+	}
+}
+
+func (f *floodSlots) release() {
+	for ; f.held > 0; f.held-- {
+		<-panes.BulkTokens
+	}
+}
+
 // TestFloodingPaneYieldsToShortOutput holds every flood-parsing slot: a
 // pane whose read filled the whole buffer waits for one, while a pane with
 // a short read (an echo) is parsed at once.
@@ -290,21 +307,16 @@ func TestFloodingPaneYieldsToShortOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	procs := sp.Procs()
-	held := 0
+	slots := &floodSlots{}
 	defer func() {
-		for range held {
-			<-panes.BulkTokens
-		}
+		slots.release()
 		for _, p := range procs {
 			p.Exit(0)
 		}
 		waitDone(t, flood, 5*time.Second)
 		waitDone(t, echo, 5*time.Second)
 	}()
-	for held < cap(panes.BulkTokens) {
-		panes.BulkTokens <- struct{}{}
-		held++
-	}
+	slots.hold()
 	// Output returns once the pane read it: a full buffer of 'F's.
 	procs[0].Output(strings.Repeat("F", panes.ReadBufSize))
 	procs[1].Output("typed")
@@ -314,9 +326,7 @@ func TestFloodingPaneYieldsToShortOutput(t *testing.T) {
 	if strings.Contains(flood.Term().Text(), "F") {
 		t.Fatal("a full-buffer read was parsed while every flood slot was taken")
 	}
-	for ; held > 0; held-- {
-		<-panes.BulkTokens
-	}
+	slots.release()
 	waitFor(t, 5*time.Second, "the flood to be parsed once a slot is free", func() bool {
 		return strings.Contains(flood.Term().Text(), "FFFF")
 	})
@@ -333,18 +343,13 @@ func TestBurstOfShortReadsIsAFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	proc := sp.Procs()[0]
-	held := 0
+	slots := &floodSlots{}
 	defer func() {
-		for range held {
-			<-panes.BulkTokens
-		}
+		slots.release()
 		proc.Exit(0)
 		waitDone(t, flood, 5*time.Second)
 	}()
-	for held < cap(panes.BulkTokens) {
-		panes.BulkTokens <- struct{}{}
-		held++
-	}
+	slots.hold()
 	const chunk = 4 << 10
 	n := panes.BulkBurst/chunk + 4
 	var fed atomic.Int32
@@ -365,9 +370,7 @@ func TestBurstOfShortReadsIsAFlood(t *testing.T) {
 	if strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", last)) {
 		t.Fatal("a burst past the flood size was parsed while every flood slot was taken")
 	}
-	for ; held > 0; held-- {
-		<-panes.BulkTokens
-	}
+	slots.release()
 	waitFor(t, 5*time.Second, "the flood to be parsed once a slot is free", func() bool {
 		return strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", n))
 	})
@@ -387,18 +390,13 @@ func TestFullReadsStayAFloodThroughPauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	proc := sp.Procs()[0]
-	held := 0
+	slots := &floodSlots{}
 	defer func() {
-		for range held {
-			<-panes.BulkTokens
-		}
+		slots.release()
 		proc.Exit(0)
 		waitDone(t, flood, 5*time.Second)
 	}()
-	for held < cap(panes.BulkTokens) {
-		panes.BulkTokens <- struct{}{}
-		held++
-	}
+	slots.hold()
 	// The first read is larger, as when output piled up while the reader
 	// waited: the reads after it, as large as the PTY hands over at once,
 	// are still full.
@@ -421,9 +419,7 @@ func TestFullReadsStayAFloodThroughPauses(t *testing.T) {
 	if strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", last)) {
 		t.Fatal("full reads past the flood size were parsed while every flood slot was taken")
 	}
-	for ; held > 0; held-- {
-		<-panes.BulkTokens
-	}
+	slots.release()
 	waitFor(t, 5*time.Second, "the flood to be parsed once a slot is free", func() bool {
 		return strings.Contains(flood.Term().Text(), fmt.Sprintf("C%02d", n))
 	})
@@ -441,18 +437,13 @@ func TestShortReadEndsABurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	proc := sp.Procs()[0]
-	held := 0
+	slots := &floodSlots{}
 	defer func() {
-		for range held {
-			<-panes.BulkTokens
-		}
+		slots.release()
 		proc.Exit(0)
 		waitDone(t, p, 5*time.Second)
 	}()
-	for held < cap(panes.BulkTokens) {
-		panes.BulkTokens <- struct{}{}
-		held++
-	}
+	slots.hold()
 	const chunk = 4 << 10
 	redraw := panes.BulkBurst/chunk - 2 // full reads, then a short one
 	// Output returns once the pane read it: fed from a goroutine, so a
