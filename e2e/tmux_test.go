@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,9 @@ func TestTmuxInsideAgentgridStaysInAgentgrid(t *testing.T) {
 	var a agent
 	h.waitFor(15*time.Second, func() bool {
 		var ok bool
+		// Started: after its one line it sleeps, so it may count as idle.
 		a, ok = h.agent("a1")
-		return ok && a.State == "running"
+		return ok && a.PID > 0 && slices.Contains(liveStates, a.State)
 	}, "the new pane as a running agentgrid agent")
 	h.waitFor(15*time.Second, func() bool { return strings.Contains(h.mustClient("capture", "a1"), "child-of-agentgrid") }, "the agent's output")
 	if after := h.mustTmux("list-panes", "-a", "-F", "#{pane_id}"); after != before {
