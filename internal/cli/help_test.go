@@ -49,10 +49,25 @@ func TestEveryCommandHasHelpAndExamples(t *testing.T) {
 // raw, so --help alone must still print the help rather than nothing (hook)
 // or tmux's "unknown option" (tmux).
 func TestRawArgumentCommandsShowTheirHelp(t *testing.T) {
-	for _, args := range [][]string{{"hook", "--help"}, {"hook", "-h"}, {"tmux", "--help"}, {"tmux", "-h"}} {
+	for _, args := range [][]string{{"hook", "--help"}, {"hook", "-h"}, {"hook", "claude", "--help"}, {"hook", "codex", "-h"}, {"tmux", "--help"}, {"tmux", "-h"}} {
 		out := rootHelp(t, args...)
 		if !strings.Contains(out, "Usage:\n  agentgrid "+args[0]) || !strings.Contains(out, "Examples:") {
 			t.Errorf("agentgrid %s printed %q, want its help", strings.Join(args, " "), out)
+		}
+	}
+}
+
+// TestHookHelpIsNotAPayload: the hook's fast start (no command tree) hands
+// a request for help to the command tree and a payload to the hook.
+func TestHookHelpIsNotAPayload(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"claude", "--help"}, {"gemini", "-h"}} {
+		if !hookHelp(args) {
+			t.Errorf("hookHelp(%q) = false, want the help", args)
+		}
+	}
+	for _, args := range [][]string{{"claude"}, {"codex", `{"type":"agent-turn-complete"}`}, {"claude", "--rewake"}, {"codex", "--help", "x"}} {
+		if hookHelp(args) {
+			t.Errorf("hookHelp(%q) = true, want a hook call", args)
 		}
 	}
 }

@@ -99,7 +99,7 @@ claude); you do not need to configure it yourself.`,
 		SilenceUsage:       true,
 		SilenceErrors:      true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if isHelp(args) {
+			if hookHelp(args) {
 				return cmd.Help()
 			}
 			if code := runHookCommand(args); code != 0 {
@@ -108,6 +108,12 @@ claude); you do not need to configure it yourself.`,
 			return nil
 		},
 	})
+}
+
+// hookHelp tells a request for help (hook --help, hook claude --help) from a
+// hook call: a payload argument is never a bare -h or --help.
+func hookHelp(args []string) bool {
+	return isHelp(args) || len(args) == 2 && isHelp(args[1:])
 }
 
 // runHookCommand runs `agentgrid hook ARGS` on the process's own stdin,

@@ -37,7 +37,7 @@ func Execute(version string) int {
 	if code, ok := tmuxByName(); ok {
 		return code
 	}
-	if args := os.Args[1:]; len(args) > 0 && args[0] == "hook" && !isHelp(args[1:]) {
+	if args := os.Args[1:]; len(args) > 0 && args[0] == "hook" && !hookHelp(args[1:]) {
 		// An agent CLI runs the hook before and after every tool call:
 		// it starts without building the command tree, which it does not
 		// use (it takes its arguments as they are).
