@@ -130,6 +130,11 @@ func (e *Engine) apply(a *agent, ev evidence) {
 	ev.Why = oneline.Sanitize(ev.Why, maxWhyLen)
 	old := a.f
 	a.f = fuseState(a.f, ev, e.fusionConfig())
+	if a.prompt != nil && a.f.State == agentstate.Idle {
+		// The CLI is at rest but its task is not typed yet: it has not
+		// begun, so `wait --until idle` must not count it as done.
+		a.f = setState(a.f, agentstate.Starting, "its prompt is typed once the CLI is ready", sourceEngine, ev.Time)
+	}
 	e.st.dirty = true
 	if a.f.State != old.State || a.f.Source != old.Source || a.f.Why != old.Why {
 		e.st.news = true

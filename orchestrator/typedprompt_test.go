@@ -87,6 +87,11 @@ func TestSpawnedClaudePromptTypedOnceReady(t *testing.T) {
 	if r := resolution(t, e, in.ID); strings.Contains(r, "prompt typed") {
 		t.Fatalf("typed on SessionStart alone, before the MCP tools were listed:\n%s", r)
 	}
+	// Not idle while its task waits to be typed: wait --until idle would
+	// return before the agent began.
+	if got, _ := e.Agent(in.ID); got.State == agentstate.Idle {
+		t.Fatalf("an agent whose prompt is not typed yet reads %s (%s); want it still starting", got.State, got.Why)
+	}
 	if err := e.MCPReady(in.ID); err != nil {
 		t.Fatal(err)
 	}
