@@ -173,9 +173,10 @@ func (b *noticeBoard) offer(parent string, now time.Time, via string) []control.
 }
 
 // deliver marks parent's notices up to seq delivered at now (via says how;
-// empty: as the hook they were offered to) and returns how many are left. Delivering what
-// was delivered already changes nothing: an acknowledgement that comes
-// twice (the hook's own, then the next hook's from its file) counts once.
+// empty: as the hook they were offered to) and returns how many are left.
+// Delivering what was delivered already changes nothing: an
+// acknowledgement that comes twice (the hook's own, then the next hook's
+// from its file) counts once.
 func (b *noticeBoard) deliver(parent string, seq int64, now time.Time, via string) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -231,29 +232,32 @@ func (b *noticeBoard) shown(parent string) []control.Notice {
 }
 
 // after returns parent's notices after cursor, how many of those were
-// dropped, and a channel closed when the next notice arrives.
+// dropped, and a channel closed when the board next changes (see changed).
 func (b *noticeBoard) after(parent string, cursor int64) ([]control.Notice, int64, <-chan struct{}) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ch == nil {
-		b.ch = make(chan struct{})
-	}
+	ch := b.changedLocked()
 	q := b.m[parent]
 	if q == nil {
-		return nil, 0, b.ch
+		return nil, 0, ch
 	}
 	out := q.since(cursor)
 	var dropped int64
 	if q.dropped > cursor {
 		dropped = q.dropped - cursor // Seqs count this parent's notices only
 	}
-	return out, dropped, b.ch
+	return out, dropped, ch
 }
 
 // changed returns a channel closed when a notice arrives or is delivered.
 func (b *noticeBoard) changed() <-chan struct{} {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.changedLocked()
+}
+
+// changedLocked is changed with b.mu held.
+func (b *noticeBoard) changedLocked() <-chan struct{} {
 	if b.ch == nil {
 		b.ch = make(chan struct{})
 	}
