@@ -130,8 +130,7 @@ func (m *Model) scrollBy(id string, delta int) {
 	n := p.Term.ScrollbackLen()
 	_, paneRows := p.Term.Size()
 	pos := max(0, min(n+hiddenRows(paneRows, p), s.offset+s.above+delta))
-	s.offset = min(pos, n)
-	s.above = pos - s.offset
+	s.moveTo(pos, n)
 	if pos == 0 && s.byWheel && delta < 0 {
 		m.exitScroll(id)
 	}
@@ -143,8 +142,13 @@ func scrollToTop(p *orchestrator.PaneView, s *scrollState, top int) {
 	n := p.Term.ScrollbackLen()
 	_, paneRows := p.Term.Size()
 	hidden := hiddenRows(paneRows, p)
-	pos := max(0, min(n+hidden, n+hidden-top))
-	s.offset = min(pos, n)
+	s.moveTo(max(0, min(n+hidden, n+hidden-top)), n)
+}
+
+// moveTo sets the view pos lines back, counted over the history (histLen
+// lines) first, then over the rows a lower box leaves out.
+func (s *scrollState) moveTo(pos, histLen int) {
+	s.offset = min(pos, histLen)
 	s.above = pos - s.offset
 }
 
