@@ -48,6 +48,15 @@ type paneLabel struct {
 	category, model string
 }
 
+// same reports whether two labels draw the same border top. Every field
+// is compared here, so a field added to paneLabel is added here once, for
+// the border cache and the frame comparison alike.
+func (l *paneLabel) same(k *paneLabel) bool {
+	return l.number == k.number && l.title == k.title && l.badge == k.badge && l.badgeSt == k.badgeSt &&
+		l.right == k.right && l.branch == k.branch && l.category == k.category && l.model == k.model &&
+		slices.Equal(l.entries, k.entries)
+}
+
 // matchMark is a search match to highlight in a pane's content.
 type matchMark struct{ row, col, width int }
 
@@ -324,9 +333,7 @@ func (c *composer) borders(i, w int, p *paneFrame, st termrt.Style) *borderCache
 	}
 	bc := &c.bords[i]
 	l, k := &p.label, &bc.label
-	if !bc.valid || bc.w != w || bc.st != st || bc.focused != p.focused || bc.waiting != p.waiting ||
-		l.number != k.number || l.title != k.title || l.category != k.category || l.model != k.model || l.badge != k.badge || l.badgeSt != k.badgeSt ||
-		l.right != k.right || l.branch != k.branch || !slices.Equal(l.entries, k.entries) {
+	if !bc.valid || bc.w != w || bc.st != st || bc.focused != p.focused || bc.waiting != p.waiting || !l.same(k) {
 		bc.top = c.borderTop(bc.top[:0], w, p, st)
 		if !bc.valid || bc.w != w || bc.st != st {
 			bc.bottom = append(bc.bottom[:0], st.Cell("└", 1))

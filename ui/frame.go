@@ -312,10 +312,7 @@ func sameInput(a, b *frameInput) bool {
 		p, q := &a.panes[i], &b.panes[i]
 		if p.id != q.id || p.box != q.box || p.term != q.term || p.seq != q.seq ||
 			p.offset != q.offset || p.skip != q.skip || p.focused != q.focused || p.waiting != q.waiting ||
-			p.label.number != q.label.number || p.label.title != q.label.title ||
-			p.label.badge != q.label.badge || p.label.badgeSt != q.label.badgeSt ||
-			p.label.right != q.label.right || !slices.Equal(p.label.entries, q.label.entries) ||
-			p.label.branch != q.label.branch || p.label.category != q.label.category || p.label.model != q.label.model ||
+			!p.label.same(&q.label) ||
 			(p.mark == nil) != (q.mark == nil) || (p.mark != nil && *p.mark != *q.mark) ||
 			(p.sel == nil) != (q.sel == nil) || (p.sel != nil && *p.sel != *q.sel) {
 			return false
