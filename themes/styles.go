@@ -2,10 +2,11 @@ package themes
 
 import (
 	"image/color"
+	"strconv"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
@@ -77,12 +78,40 @@ func (s Styles) BadgeStyle(state string) uv.Style {
 }
 
 // Color converts a palette colour ("#rrggbb", "#rgb", "0".."255") to a
-// colour; "" is nil, the terminal's default.
+// colour: an ANSI colour for 0..15, an indexed one for 16..255, else
+// 24-bit; "" is nil, the terminal's default, and so is anything else
+// (a palette is checked when it is loaded).
 func Color(c string) color.Color {
-	if c == "" {
-		return nil
+	if rgb, ok := parseHex(c); ok {
+		return rgb
 	}
-	return lipgloss.Color(c)
+	switch n, err := strconv.Atoi(c); {
+	case err != nil || n < 0 || n > 255:
+		return nil
+	case n < 16:
+		return ansi.BasicColor(n)
+	default:
+		return ansi.IndexedColor(n)
+	}
+}
+
+// parseHex reads "#rrggbb" or "#rgb".
+func parseHex(s string) (color.RGBA, bool) {
+	if len(s) != 7 && len(s) != 4 || s[0] != '#' {
+		return color.RGBA{}, false
+	}
+	digits := make([]uint8, 0, 6)
+	for i := 1; i < len(s); i++ {
+		d, err := strconv.ParseUint(s[i:i+1], 16, 8)
+		if err != nil {
+			return color.RGBA{}, false
+		}
+		digits = append(digits, uint8(d))
+	}
+	if len(digits) == 3 {
+		return color.RGBA{R: digits[0] * 17, G: digits[1] * 17, B: digits[2] * 17, A: 0xff}, true
+	}
+	return color.RGBA{R: digits[0]<<4 | digits[1], G: digits[2]<<4 | digits[3], B: digits[4]<<4 | digits[5], A: 0xff}, true
 }
 
 // look is fg on bg (either "" for the terminal's default) with attrs.

@@ -276,15 +276,13 @@ func parse(file string, data []byte, base *Palette) (Palette, error) {
 	return p, nil
 }
 
-var hexColor = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-
 // checkColor accepts "#rgb", "#rrggbb", "0".."255" and "" (default).
 func checkColor(s string) error {
 	switch {
 	case s == "":
 		return nil
 	case strings.HasPrefix(s, "#"):
-		if !hexColor.MatchString(s) {
+		if _, ok := parseHex(s); !ok {
 			return errors.New("not a #rrggbb or #rgb colour")
 		}
 		return nil

@@ -10,8 +10,8 @@ import (
 )
 
 // TestLineInputEditing edits a prompt's line with the keys of a shell's
-// line editor, through the Bubbles text input: word motions and deletions
-// both ways (alt+d deletes the next word), paste with its line breaks and
+// line editor: word motions and deletions both ways (alt+d deletes to the
+// end of the word, as a shell does), paste with its line breaks and
 // tabs made spaces, the length limit, and the cursor column after wide
 // characters. ctrl+v reads no clipboard and types nothing.
 func TestLineInputEditing(t *testing.T) {
@@ -41,7 +41,13 @@ func TestLineInputEditing(t *testing.T) {
 	if got := l.Value(); got != " " {
 		t.Errorf("alt+b then ctrl+k: %q", got)
 	}
-	typeIn("ctrl+u", "ctrl+v", "ctrl+x")
+	typeIn("ctrl+u")
+	text("ab  cd")
+	typeIn("home", "right", "alt+d")
+	if got := l.Value(); got != "a  cd" {
+		t.Errorf("alt+d inside a word: %q, want the rest of the word deleted", got)
+	}
+	typeIn("end", "ctrl+u", "ctrl+v", "ctrl+x")
 	if got := l.Value(); got != "" {
 		t.Errorf("ctrl+u, ctrl+v and ctrl+x left %q", got)
 	}
