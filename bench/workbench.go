@@ -111,6 +111,7 @@ func newWBEnv(log io.Writer) (*wbEnv, error) {
 	e := &wbEnv{dir: dir, runtime: filepath.Join(dir, "run"), bin: filepath.Join(dir, "agentgrid"), log: log}
 	build := exec.Command("go", "build", "-o", e.bin, ".")
 	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README installs it
 	if out, err := build.CombinedOutput(); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("build agentgrid for the workbench benchmarks: %v\n%s", err, out)

@@ -66,6 +66,7 @@ func run(m *testing.M) int {
 	binary = filepath.Join(dir, "agentgrid")
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Dir = ".."
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README installs it
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "live: go build of agentgrid failed: %v\n%s", err, out)
 		return 1
