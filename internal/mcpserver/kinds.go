@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agentgrid/agentgrid/internal/control"
 )
 
@@ -13,11 +11,11 @@ type kindsInput struct{}
 
 // addKindTools adds list_kinds: what the session can spawn, generated from
 // its config and its live usage at each call.
-func addKindTools(s *mcp.Server, t mcpTools) {
+func addKindTools(s *server, t mcpTools) {
 	addTool(s, control.ToolKinds, "List what spawn_agent can start: every kind (an agent CLI preset) and category (a kind of work that picks a kind, a model and fallbacks) "+
 		"of this session, with its description, how many of its agents run and wait, and the concurrency limits that hold them "+
 		"(used/max, most specific first), so you can choose one with room. Spawning beyond a full limit queues the agent.",
-		&mcp.ToolAnnotations{Title: "List kinds", ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}, t.kinds)
+		&toolAnnotations{Title: "List kinds", ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}, t.kinds)
 }
 
 func (t mcpTools) kinds(ctx context.Context, _ kindsInput) (any, error) {

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxWaitAgent is the longest wait_agent blocks before it answers with the
@@ -54,15 +54,15 @@ func Run(ctx context.Context, client *control.Client, in io.Reader, out io.Write
 			_ = client.MCPReady(rctx)
 		}()
 	}
-	err := New(client).Run(ctx, &lineTransport{in: in, out: out, listed: listed})
+	err := newServer(client).serve(ctx, newLineConn(in, out), listed)
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled)) {
 		return nil
 	}
 	return err
 }
 
-// The tools' inputs. Each has a JSON schema (below) the SDK validates against
-// before the handler runs.
+// The tools' inputs. Each has a JSON schema (below) the server checks the
+// arguments against before the handler runs.
 type (
 	spawnInput struct {
 		Title    string            `json:"title,omitempty"`
@@ -177,39 +177,45 @@ var toolSchemas = map[string]string{
 }`,
 }
 
-func schema(name string) map[string]any {
-	var m map[string]any
-	if err := json.Unmarshal([]byte(toolSchemas[name]), &m); err != nil {
+// inputSchema is the tool's schema as the client sees it (compact) and as
+// the server checks it.
+func inputSchema(name string) (json.RawMessage, *schema) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(toolSchemas[name])); err != nil {
 		panic(fmt.Sprintf("tool %s: bad input schema: %v", name, err))
 	}
-	return m
+	s, err := parseSchema(b.Bytes())
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: bad input schema: %v", name, err))
+	}
+	return b.Bytes(), s
 }
 
 func boolPtr(b bool) *bool { return &b }
 
-// New returns the agentgrid MCP server bound to the session behind client.
-func New(client *control.Client) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "agentgrid", Title: "agentgrid session", Version: "1.0.0"},
-		&mcp.ServerOptions{Instructions: mcpInstructions})
+// newServer returns the agentgrid MCP server bound to the session behind
+// client.
+func newServer(client *control.Client) *server {
+	s := &server{}
 	t := mcpTools{c: client}
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}
+	readOnly := &toolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}
 
 	addTool(s, control.ToolSpawn, "Start a background agent in the session's grid: a command (argv), or a kind or a category (see list_kinds) with a prompt. Returns the new agent (its id, state, pane). It may be queued when the grid is full or a limit is reached.",
-		&mcp.ToolAnnotations{Title: "Spawn agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)}, t.spawn)
+		&toolAnnotations{Title: "Spawn agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)}, t.spawn)
 	addTool(s, control.ToolList, "List every agent of the session with its id, title, state (pending, running, waiting, idle, done, failed, killed), why it is in that state, exit code and queue position.",
 		withTitle(readOnly, "List agents"), t.list)
 	addTool(s, control.ToolRead, "Read an agent's terminal screen as text, optionally with scrollback history above it. Works after the agent has finished.",
 		withTitle(readOnly, "Read agent output"), t.readOutput)
 	addTool(s, control.ToolSend, "Type text into an agent's terminal, by default followed by Enter: answer a question, approve a prompt, give the next instruction.",
-		&mcp.ToolAnnotations{Title: "Send to agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}, t.send)
+		&toolAnnotations{Title: "Send to agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}, t.send)
 	addTool(s, control.ToolWait, "Wait until the given agents have finished (or, with until, finished a turn, gone idle or wait for input; with any, one of them), for at most 50 seconds, then return their states; finished is false if they are not there yet, so call it again.",
 		withTitle(readOnly, "Wait for agents"), t.wait)
 	addTool(s, control.ToolEvents, "Notices about the agents you started, oldest first: a finished turn (with its first line), an exit (with its code), a wait for input (with the reason). Pass the returned cursor to the next call to get only newer ones; with timeout_seconds it waits for the next notice.",
 		withTitle(readOnly, "Agent events"), t.events)
 	addTool(s, control.ToolClose, "Stop an agent's process (SIGHUP, then SIGTERM, then SIGKILL) and close its pane. Its output log stays on disk.",
-		&mcp.ToolAnnotations{Title: "Close agent", DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)}, t.close)
+		&toolAnnotations{Title: "Close agent", DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)}, t.close)
 	addTool(s, control.ToolStatus, "Show a short note in the session's status line under a key (empty text clears it), optionally scoped to one agent and expiring after a ttl.",
-		&mcp.ToolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)}, t.setStatus)
+		&toolAnnotations{Title: "Set status", DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)}, t.setStatus)
 	addLoopTool(s, t)
 	addKindTools(s, t)
 	hideRefusedTools(s, client)
@@ -220,7 +226,7 @@ func New(client *control.Client) *mcp.Server {
 // ([kinds.NAME] mcp_tools) off the list, so its model does not reach for
 // them; the session refuses them anyway. A session that does not say
 // keeps them all.
-func hideRefusedTools(s *mcp.Server, client *control.Client) {
+func hideRefusedTools(s *server, client *control.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	info, err := client.SessionInfo(ctx)
@@ -233,46 +239,30 @@ func hideRefusedTools(s *mcp.Server, client *control.Client) {
 			hide = append(hide, name)
 		}
 	}
-	s.RemoveTools(hide...)
+	s.remove(hide...)
 }
 
 // addTool adds the tool name with its input schema (toolSchemas) and its
-// handler behind guard.
-func addTool[In any](s *mcp.Server, name, description string, ann *mcp.ToolAnnotations, h func(context.Context, In) (any, error)) {
-	mcp.AddTool(s, &mcp.Tool{Name: name, Description: description, InputSchema: schema(name), Annotations: ann}, guard(h))
+// handler, which gets the arguments decoded into In once they passed the
+// schema.
+func addTool[In any](s *server, name, description string, ann *toolAnnotations, h func(context.Context, In) (any, error)) {
+	raw, sch := inputSchema(name)
+	s.add(&tool{Name: name, Description: description, InputSchema: raw, Annotations: ann, schema: sch,
+		call: func(ctx context.Context, args json.RawMessage) (any, error) {
+			var in In
+			if len(args) > 0 && string(args) != "null" {
+				if err := json.Unmarshal(args, &in); err != nil {
+					return nil, fmt.Errorf("invalid arguments: %v", err)
+				}
+			}
+			return h(ctx, in)
+		}})
 }
 
-func withTitle(a *mcp.ToolAnnotations, title string) *mcp.ToolAnnotations {
+func withTitle(a *toolAnnotations, title string) *toolAnnotations {
 	c := *a
 	c.Title = title
 	return &c
-}
-
-// guard turns a panic in a tool into a tool error: a bad call must never
-// take the server (and the client's tool list) down.
-func guard[In any](h func(context.Context, In) (any, error)) mcp.ToolHandlerFor[In, any] {
-	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				res, out, err = nil, nil, fmt.Errorf("internal error: %v", r)
-			}
-		}()
-		v, err := h(ctx, in)
-		if err != nil {
-			return nil, nil, err
-		}
-		return jsonResult(v)
-	}
-}
-
-// jsonResult returns v as indented JSON text, which every MCP client can show
-// to its model.
-func jsonResult(v any) (*mcp.CallToolResult, any, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode the result: %w", err)
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
 }
 
 type mcpTools struct{ c *control.Client }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // loopInfo is an agent's loop in list_agents and wait_agent.
@@ -43,11 +42,11 @@ func init() {
 }`
 }
 
-func addLoopTool(s *mcp.Server, t mcpTools) {
+func addLoopTool(s *server, t mcpTools) {
 	addTool(s, control.ToolLoop, "Keep an agent on its task: after each turn it finishes, the session sends it the task again (iteration k/max and the promise's format) "+
 		"until its final message contains <promise>PROMISE</promise>, max turns ran, or the user types into its pane (which pauses the loop). "+
 		"op stop ends a loop, op resume continues a paused one. Returns the loop: iteration, status (running, paused, succeeded, stopped) and why.",
-		&mcp.ToolAnnotations{Title: "Loop agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}, t.loop)
+		&toolAnnotations{Title: "Loop agent", DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}, t.loop)
 }
 
 func (t mcpTools) loop(ctx context.Context, in loopInput) (any, error) {

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // loopBackend is the fake session with loops: it records what agent.loop
@@ -39,17 +37,7 @@ func TestMCPLoopAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = client.Close() })
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := New(client).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
+	cs := sdkSession(t, client)
 
 	var l control.LoopInfo
 	mustOK(t, cs, "loop_agent", map[string]any{"id": "a1", "promise": "DONE", "max": 5, "cooldown_seconds": 1.5, "task": "fix it"}, &l)

@@ -159,8 +159,9 @@ func startMCPSocket(t testing.TB) (*control.Server, *mcpBackend) {
 	return srv, fb
 }
 
-// mcpSession connects an SDK client to NewMCPServer over in-memory
-// transports, with the server bound to a fake session behind a real socket.
+// mcpSession connects an SDK client to the server (Run over pipes, as
+// `agentgrid mcp` runs over stdio), with the server bound to a fake session
+// behind a real socket.
 func mcpSession(t *testing.T) (*mcp.ClientSession, *mcpBackend) {
 	t.Helper()
 	srv, fb := startMCPSocket(t)
@@ -169,20 +170,29 @@ func mcpSession(t *testing.T) (*mcp.ClientSession, *mcpBackend) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = client.Close() })
+	return sdkSession(t, client), fb
+}
+
+// sdkSession runs the server for client over pipes and connects the MCP
+// SDK's client to it: the tests speak to it as another implementation of
+// the protocol does.
+func sdkSession(t *testing.T, client *control.Client) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(client).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	inR, inW := io.Pipe()   // client -> server
+	outR, outW := io.Pipe() // server -> client
+	done := make(chan struct{})
+	go func() { defer close(done); _ = Run(ctx, client, inR, outW); _ = outW.Close() }()
+	t.Cleanup(func() { cancel(); _ = inW.Close(); _ = outR.Close(); <-done })
+	cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
+	defer ccancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(cctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return cs, fb
+	return cs
 }
 
 func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, string) {

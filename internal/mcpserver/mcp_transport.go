@@ -10,58 +10,56 @@ import (
 	"sync"
 
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxMCPLine bounds one message from the MCP client; a longer line gets an
 // error and is skipped.
 const maxMCPLine = 4 << 20
 
-// lineTransport is the MCP server's stdio transport: newline-delimited
+// rpcMessage is one JSON-RPC 2.0 message from the client: a request (with
+// an id), a notification (without), or a response, which the server
+// ignores (it sends no requests).
+type rpcMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   json.RawMessage `json:"error,omitempty"`
+}
+
+// rpcResponse is the server's answer to a request.
+type rpcResponse struct {
+	JSONRPC string            `json:"jsonrpc"`
+	ID      json.RawMessage   `json:"id"`
+	Result  any               `json:"result,omitempty"`
+	Error   *control.RPCError `json:"error,omitempty"`
+}
+
+// lineConn is the MCP server's stdio connection: newline-delimited
 // JSON-RPC in which a line that is not one valid message (garbage, a batch,
 // NaN, a line over maxMCPLine) is answered with a JSON-RPC error and
-// skipped. The SDK's stream transport ends the session on the first such
-// line, and the orchestrator would lose its tools for the rest of the
-// session.
-type lineTransport struct {
-	in  io.Reader
-	out io.Writer
-	// listed, when set, runs once after the first answer to the client's
-	// tools/list is written: the client knows the tools from then on.
-	listed func()
-}
-
-// Connect implements mcp.Transport.
-func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{
-		out:    t.out,
-		listed: t.listed,
-		msgs:   make(chan jsonrpc.Message),
-		done:   make(chan struct{}),
-		closed: make(chan struct{}),
-	}
-	go c.readLoop(t.in)
-	return c, nil
-}
-
-// lineConn is one session over a lineTransport.
+// skipped, so the orchestrator never loses its tools over one bad line.
 type lineConn struct {
 	wmu sync.Mutex
 	out io.Writer
 
-	msgs    chan jsonrpc.Message
+	msgs    chan *rpcMessage
 	readErr error         // why the input ended; set before done is closed
 	done    chan struct{} // closed when the input ends
 	closed  chan struct{}
 	once    sync.Once
+}
 
-	// listed runs once, after the answer to the first tools/list request
-	// (whose id lists holds) is written.
-	listed     func()
-	lmu        sync.Mutex
-	lists      map[jsonrpc.ID]bool
-	listedOnce sync.Once
+func newLineConn(in io.Reader, out io.Writer) *lineConn {
+	c := &lineConn{
+		out:    out,
+		msgs:   make(chan *rpcMessage),
+		done:   make(chan struct{}),
+		closed: make(chan struct{}),
+	}
+	go c.readLoop(in)
+	return c
 }
 
 func (c *lineConn) readLoop(in io.Reader) {
@@ -83,7 +81,6 @@ func (c *lineConn) readLoop(in io.Reader) {
 		if msg == nil {
 			continue
 		}
-		c.noteList(msg)
 		select {
 		case c.msgs <- msg:
 		case <-c.closed:
@@ -92,9 +89,9 @@ func (c *lineConn) readLoop(in io.Reader) {
 	}
 }
 
-// decode turns a line into a message, or answers it with an error and
-// returns nil.
-func (c *lineConn) decode(line []byte) jsonrpc.Message {
+// decode turns a line into a request or a notification, or answers it
+// with an error (or ignores a response) and returns nil.
+func (c *lineConn) decode(line []byte) *rpcMessage {
 	line = bytes.TrimSpace(line)
 	switch {
 	case len(line) == 0:
@@ -109,34 +106,24 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.reject(nil, errorf(control.CodeInvalidRequest, "invalid request: a JSON-RPC message must be a JSON object"))
 		return nil
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil {
-		var fields map[string]json.RawMessage
-		_ = json.Unmarshal(line, &fields)
-		id := fields["id"]
-		if !control.ValidID(id) {
-			id = nil
+	var m rpcMessage
+	err := json.Unmarshal(line, &m)
+	if err == nil && m.Method == "" && (m.Result != nil || m.Error != nil) && m.ID != nil {
+		return nil // a response to nothing we asked
+	}
+	if err != nil || m.JSONRPC != "2.0" || m.Method == "" || m.ID != nil && !control.ValidID(m.ID) {
+		var id json.RawMessage
+		if err == nil && control.ValidID(m.ID) {
+			id = m.ID
 		}
 		c.reject(id, errorf(control.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message"))
 		return nil
 	}
-	return msg
+	return &m
 }
 
-// reject answers a line that is not a valid message.
-func (c *lineConn) reject(id json.RawMessage, e *control.RPCError) {
-	_ = c.writeLine(control.ErrorLine(id, e))
-}
-
-func (c *lineConn) writeLine(b []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, err := c.out.Write(append(b, '\n'))
-	return err
-}
-
-// Read implements mcp.Connection.
-func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+// next is the next message from the client; io.EOF once its input ended.
+func (c *lineConn) next(ctx context.Context) (*rpcMessage, error) {
 	select {
 	case msg := <-c.msgs:
 		return msg, nil
@@ -152,62 +139,40 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write implements mcp.Connection.
-func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
+// reply answers the request id with a result or an error.
+func (c *lineConn) reply(id json.RawMessage, result any, rerr *control.RPCError) error {
+	if id == nil {
+		id = json.RawMessage("null")
 	}
-	b, err := jsonrpc.EncodeMessage(msg)
+	r := rpcResponse{JSONRPC: "2.0", ID: id, Error: rerr}
+	if rerr == nil {
+		r.Result = result
+	}
+	b, err := json.Marshal(r)
 	if err != nil {
-		return err
+		b, _ = json.Marshal(rpcResponse{JSONRPC: "2.0", ID: id, Error: errorf(control.CodeInternalError, "encode the answer: %v", err)})
 	}
-	if err := c.writeLine(b); err != nil {
-		return err
-	}
-	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && c.answersList(r.ID) {
-		c.listedOnce.Do(c.listed)
-	}
-	return nil
+	return c.writeLine(b)
 }
 
-// noteList remembers the id of a tools/list request, while its answer is
-// awaited.
-func (c *lineConn) noteList(msg jsonrpc.Message) {
-	r, ok := msg.(*jsonrpc.Request)
-	if c.listed == nil || !ok || r.Method != "tools/list" || !r.ID.IsValid() {
-		return
-	}
-	c.lmu.Lock()
-	defer c.lmu.Unlock()
-	if c.lists == nil {
-		c.lists = map[jsonrpc.ID]bool{}
-	}
-	c.lists[r.ID] = true
+// reject answers a line that is not a valid message.
+func (c *lineConn) reject(id json.RawMessage, e *control.RPCError) {
+	_ = c.writeLine(control.ErrorLine(id, e))
 }
 
-// answersList reports whether id is a tools/list request's, and forgets it.
-func (c *lineConn) answersList(id jsonrpc.ID) bool {
-	if c.listed == nil {
-		return false
-	}
-	c.lmu.Lock()
-	defer c.lmu.Unlock()
-	if !c.lists[id] {
-		return false
-	}
-	delete(c.lists, id)
-	return true
+func (c *lineConn) writeLine(b []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(append(b, '\n'))
+	return err
 }
 
-// Close implements mcp.Connection. The reader of stdin cannot be
+// Close stops handing out messages. The reader of stdin cannot be
 // interrupted; it ends with the input.
 func (c *lineConn) Close() error {
 	c.once.Do(func() { close(c.closed) })
 	return nil
 }
-
-// SessionID implements mcp.Connection; stdio has no session id.
-func (c *lineConn) SessionID() string { return "" }
 
 func errorf(code int, format string, args ...any) *control.RPCError {
 	return &control.RPCError{Code: code, Message: fmt.Sprintf(format, args...)}

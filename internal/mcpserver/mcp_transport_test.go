@@ -132,3 +132,29 @@ func sockRecv[T any](t testing.TB, ch <-chan T, what string) T {
 		return zero
 	}
 }
+
+// TestMCPInitializeNegotiates: a client gets the protocol version it asks
+// for when the server speaks it, else the newest the server speaks; the
+// SDK-era methods a client may try first (server/discover) are unknown
+// methods, which tells the client to fall back to initialize.
+func TestMCPInitializeNegotiates(t *testing.T) {
+	p := startMCPPipe(t)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`)
+	if r := p.recv(); r.Error == nil || r.Error.Code != control.CodeMethodNotFound {
+		t.Fatalf("server/discover: %+v", r)
+	}
+	for ask, want := range map[string]string{"2025-06-18": "2025-06-18", "2024-11-05": "2024-11-05", "2099-01-01": protocolVersions[0]} {
+		p.send(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"` + ask + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		r := p.recv()
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+			Capabilities    struct {
+				Tools *struct{} `json:"tools"`
+			} `json:"capabilities"`
+			ServerInfo struct{ Name string } `json:"serverInfo"`
+		}
+		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || res.ProtocolVersion != want || res.Capabilities.Tools == nil || res.ServerInfo.Name != "agentgrid" {
+			t.Errorf("initialize asking %s: %+v %s, want version %s with tools", ask, r.Error, r.Result, want)
+		}
+	}
+}
