@@ -25,16 +25,13 @@ const (
 )
 
 // addClientCommands registers the commands that talk to a running session
-// through its control socket, and the global --socket flag they share.
+// through its control socket, each with the --socket flag that names it.
 func addClientCommands(root *cobra.Command) {
-	if root.PersistentFlags().Lookup("socket") == nil {
-		root.PersistentFlags().String("socket", "", "session to talk to: a socket path, or a session name (default $AGENTGRID_SOCKET)")
-	}
 	for _, c := range []*cobra.Command{
 		newSpawnCmd(), newListCmd(), newWaitCmd(), newCloseCmd(), newSendCmd(),
 		newCaptureCmd(), newStatusCmd(), newExplainCmd(), newWatchCmd(), newLoopCmd(), newPasteCmd(), newKindsCmd(),
 	} {
-		root.AddCommand(usageErrors(c))
+		root.AddCommand(usageErrors(withSocketFlag(c)))
 	}
 }
 

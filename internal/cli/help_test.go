@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,6 +92,59 @@ func TestRootHelpShowsDetachAndAttach(t *testing.T) {
 	for _, want := range []string{"ctrl+b d detaches", "agentgrid ls", "agentgrid attach work"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("agentgrid --help lacks %q", want)
+		}
+	}
+}
+
+// TestSocketFlagOnlyWhereItNamesASession: --socket is offered (in --help)
+// and accepted only by the commands that talk to a session through it;
+// every other command (demo above all) neither lists it nor takes it, and
+// says why. Before or after the command's name, it reaches the command.
+func TestSocketFlagOnlyWhereItNamesASession(t *testing.T) {
+	want := map[string]bool{}
+	for _, p := range []string{"spawn", "list", "wait", "close", "send", "capture", "status set", "status clear",
+		"explain", "watch", "attach", "loop", "loop stop", "loop resume", "paste", "kinds"} {
+		want["agentgrid "+p] = true
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.InitDefaultHelpFlag()
+		if has := c.Flag("socket") != nil; has != want[c.CommandPath()] {
+			t.Errorf("%s: has --socket %v, want %v", c.CommandPath(), has, want[c.CommandPath()])
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd("test"))
+
+	for _, args := range [][]string{{"demo"}, {}, {"ls"}, {"config", "check"}, {"trust"}, {"mcp"}, {"tmux"}, {"hook"}} {
+		if out := rootHelp(t, append(args, "--help")...); strings.Contains(out, "--socket") {
+			t.Errorf("agentgrid %s --help offers --socket:\n%s", strings.Join(args, " "), out)
+		}
+	}
+	if out := rootHelp(t, "spawn", "--help"); !strings.Contains(out, "--socket") {
+		t.Errorf("agentgrid spawn --help does not offer --socket:\n%s", out)
+	}
+
+	for _, args := range [][]string{{"demo", "--socket", "x"}, {"--socket", "x", "demo"}, {"ls", "--socket", "x"}, {"--socket", "x"}} {
+		root := newRootCmd("test")
+		root.SetOut(new(bytes.Buffer))
+		root.SetErr(new(bytes.Buffer))
+		root.SetArgs(args)
+		var ee exitError
+		if err := root.Execute(); !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(ee.msg, "takes no --socket") {
+			t.Errorf("agentgrid %s: %v, want a usage error that it takes no --socket", strings.Join(args, " "), err)
+		}
+	}
+
+	// Before the name of a command that takes it, or after: both name the
+	// session (here one that is not running).
+	gone := filepath.Join(t.TempDir(), "gone.sock")
+	for _, args := range [][]string{{"--socket", gone, "list"}, {"list", "--socket", gone}, {"--socket", gone, "status", "set", "k", "v"}, {"loop", "stop", "a1", "--socket", gone}} {
+		r := runCLI(t, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, gone) {
+			t.Errorf("agentgrid %s: exit %d, %q; want exit 1 naming %s", strings.Join(args, " "), r.code, r.stderr, gone)
 		}
 	}
 }

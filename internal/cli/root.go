@@ -133,7 +133,7 @@ until then the session says in its status line that it ignored the file.`,
 	// A mistyped flag is a usage error (exit 2) that says where to look, for
 	// the session's flags and every command without a rule of its own.
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return exitError{exitUsage, fmt.Sprintf("%v; see %s --help", err, cmd.CommandPath())}
+		return flagProblem(cmd, err, "see "+cmd.CommandPath()+" --help")
 	})
 	addClientCommands(root)
 	addConfigCommands(root)

@@ -30,7 +30,7 @@ const serverCmdName = "__server"
 const serverStartTimeout = 20 * time.Second
 
 func addServerCommands(root *cobra.Command) {
-	root.AddCommand(newServerCmd(), usageErrors(newAttachCmd()), usageErrors(newLsCmd()))
+	root.AddCommand(newServerCmd(), usageErrors(withSocketFlag(newAttachCmd())), usageErrors(newLsCmd()))
 }
 
 func newServerCmd() *cobra.Command {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -15,7 +16,7 @@ func usageErrors(c *cobra.Command) *cobra.Command {
 		if cmd.Name() == "spawn" {
 			hint = "put the command after -- (agentgrid spawn [flags] -- CMD ARGS...)"
 		}
-		return exitError{exitUsage, fmt.Sprintf("%v; %s", err, hint)}
+		return flagProblem(cmd, err, hint)
 	})
 	if c.Args != nil {
 		check := c.Args
@@ -48,4 +49,31 @@ func argsProblem(cmd *cobra.Command, check cobra.PositionalArgs, args []string, 
 		return fmt.Sprintf("unexpected argument %q", args[len(args)-1])
 	}
 	return err.Error()
+}
+
+// withSocketFlag gives c and its subcommands that talk to the session the
+// --socket flag. It is each command's own flag, not a global one: the
+// session, demo, ls, config, trust, hook, mcp and tmux talk to no session
+// named this way, so their help does not offer it and they refuse it. It
+// may still come before the command's name (agentgrid --socket S list). A
+// group that only lists its subcommands (status) connects to nothing.
+func withSocketFlag(c *cobra.Command) *cobra.Command {
+	group := c.HasSubCommands() && !c.HasAvailableLocalFlags()
+	if c.Runnable() && !group && c.Flags().Lookup("socket") == nil {
+		c.Flags().String("socket", "", "session to talk to: a socket path, or a session name (default $AGENTGRID_SOCKET)")
+	}
+	for _, sub := range c.Commands() {
+		withSocketFlag(sub)
+	}
+	return c
+}
+
+// flagProblem is the usage error for a flag mistake on cmd: what was wrong,
+// and where to look. --socket given to a command that talks to no session
+// says so, rather than only that the flag is unknown.
+func flagProblem(cmd *cobra.Command, err error, hint string) error {
+	if strings.HasPrefix(err.Error(), "unknown flag: --socket") {
+		return exitError{exitUsage, fmt.Sprintf("%s takes no --socket: the flag names the session a client command (spawn, list, attach, ...) talks to; leave it out", cmd.CommandPath())}
+	}
+	return exitError{exitUsage, fmt.Sprintf("%v; %s", err, hint)}
 }
