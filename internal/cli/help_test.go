@@ -109,8 +109,9 @@ func TestSocketFlagOnlyWhereItNamesASession(t *testing.T) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.InitDefaultHelpFlag()
-		if has := c.Flag("socket") != nil; has != want[c.CommandPath()] {
-			t.Errorf("%s: has --socket %v, want %v", c.CommandPath(), has, want[c.CommandPath()])
+		f := c.Flag("socket")
+		if offered := f != nil && !f.Hidden; offered != want[c.CommandPath()] {
+			t.Errorf("%s: offers --socket %v, want %v", c.CommandPath(), offered, want[c.CommandPath()])
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -118,7 +119,7 @@ func TestSocketFlagOnlyWhereItNamesASession(t *testing.T) {
 	}
 	walk(newRootCmd("test"))
 
-	for _, args := range [][]string{{"demo"}, {}, {"ls"}, {"config", "check"}, {"trust"}, {"mcp"}, {"tmux"}, {"hook"}} {
+	for _, args := range [][]string{{"demo"}, {}, {"ls"}, {"config", "check"}, {"trust"}, {"mcp"}, {"tmux"}, {"hook"}, {"status"}} {
 		if out := rootHelp(t, append(args, "--help")...); strings.Contains(out, "--socket") {
 			t.Errorf("agentgrid %s --help offers --socket:\n%s", strings.Join(args, " "), out)
 		}
@@ -127,7 +128,7 @@ func TestSocketFlagOnlyWhereItNamesASession(t *testing.T) {
 		t.Errorf("agentgrid spawn --help does not offer --socket:\n%s", out)
 	}
 
-	for _, args := range [][]string{{"demo", "--socket", "x"}, {"--socket", "x", "demo"}, {"ls", "--socket", "x"}, {"--socket", "x"}} {
+	for _, args := range [][]string{{"demo", "--socket", "x"}, {"--socket", "x", "demo"}, {"ls", "--socket", "x"}, {"--socket", "x"}, {"--socket", "x", "config", "check"}} {
 		root := newRootCmd("test")
 		root.SetOut(new(bytes.Buffer))
 		root.SetErr(new(bytes.Buffer))

@@ -56,11 +56,16 @@ func argsProblem(cmd *cobra.Command, check cobra.PositionalArgs, args []string, 
 // session, demo, ls, config, trust, hook, mcp and tmux talk to no session
 // named this way, so their help does not offer it and they refuse it. It
 // may still come before the command's name (agentgrid --socket S list). A
-// group that only lists its subcommands (status) connects to nothing.
+// group that only lists its subcommands (status) connects to nothing: it
+// takes the flag without offering it, so that a mistake after it
+// (agentgrid --socket S status bogus) gets its own usage error.
 func withSocketFlag(c *cobra.Command) *cobra.Command {
-	group := c.HasSubCommands() && !c.HasAvailableLocalFlags()
-	if c.Runnable() && !group && c.Flags().Lookup("socket") == nil {
+	if c.Runnable() && c.Flags().Lookup("socket") == nil {
+		group := c.HasSubCommands() && !c.HasAvailableLocalFlags()
 		c.Flags().String("socket", "", "session to talk to: a socket path, or a session name (default $AGENTGRID_SOCKET)")
+		if group {
+			_ = c.Flags().MarkHidden("socket")
+		}
 	}
 	for _, sub := range c.Commands() {
 		withSocketFlag(sub)
