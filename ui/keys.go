@@ -110,11 +110,13 @@ func (m *Model) runAction(act action, k tea.KeyPressMsg) tea.Cmd {
 	case actNewAgent:
 		return m.openPrompt(newAgentPrompt(m.width, m.height, m.ui))
 	case actFocusLeft, actFocusRight, actFocusUp, actFocusDown:
+		fresh := m.refresh()
 		unzoom := m.unzoomForFocus("")
 		m.focusDir(focusDirs[act])
-		return tea.Batch(unzoom, m.syncSnapshot())
+		return tea.Batch(fresh, unzoom, m.syncSnapshot())
 	case actFocusNumber:
-		return m.goToAgent(k.String())
+		fresh := m.refresh()
+		return tea.Batch(fresh, m.goToAgent(k.String()))
 	case actGoTo:
 		return m.openPrompt(newGoToPrompt(m.width, m.height, m.ui))
 	case actZoom:

@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/panes/vterm"
+)
+
+// TestKeysAfterFocusOnAgentTheFrameHasNotShownYet runs the real engine with
+// real processes: an agent is on screen in the engine, but no frame has
+// brought it to the model yet (the frame pump is behind on a busy machine),
+// when the user types prefix, its number and text in one go. The focus
+// switch must find the agent and the text must reach it, not the pane
+// focused before.
+func TestKeysAfterFocusOnAgentTheFrameHasNotShownYet(t *testing.T) {
+	cfg := config.Default()
+	eng, err := orchestrator.New(cfg, orchestrator.Options{Session: "focuslag", StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Start(context.Background(), []string{"/bin/cat"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = eng.Shutdown(ctx)
+	})
+	eng.Resize(100, 29)
+	m := newModel(eng, cfg, testStyles(), time.Now)
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	m.Update(teaWindowSize(100, 30))
+	m.View() // the last frame the model drew: the main view alone
+
+	a, err := eng.Spawn(control.SpawnRequest{Title: "typist", Argv: []string{"/bin/sh", "-c", "printf ready; exec cat"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen := func(id string) string {
+		s := eng.Snapshot()
+		var pv *orchestrator.PaneView
+		if id == control.MainID {
+			pv = s.Main
+		}
+		for i := range s.Panes {
+			if s.Panes[i].Agent.ID == id {
+				pv = &s.Panes[i]
+			}
+		}
+		if pv == nil || pv.Term == nil {
+			return ""
+		}
+		var f vterm.Frame
+		pv.Term.Frame(&f, 0)
+		var sb strings.Builder
+		for _, r := range f.Cells {
+			for _, c := range r {
+				sb.WriteString(c.Content)
+			}
+		}
+		return sb.String()
+	}
+	// Wait on the engine only: the model is not refreshed meanwhile.
+	waitFor(t, "the agent on screen in the engine, its cat running", func() bool {
+		return strings.Contains(screen(a.ID), "ready")
+	})
+	info, _ := eng.Agent(a.ID)
+	if info.Number <= 0 {
+		t.Fatalf("agent %s has no pane number: %+v", a.ID, info)
+	}
+
+	// One input batch: no command's result and no frame between the keys.
+	for _, k := range []string{"ctrl+b", strconv.Itoa(info.Number), "o", "k"} {
+		m.Update(keyOf(t, k))
+	}
+	if f := eng.Snapshot().Focus; f != a.ID {
+		t.Errorf("focus after ctrl+b %d is %q, want %s", info.Number, f, a.ID)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(screen(a.ID), "readyok") && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond) // polling a condition, not synchronising
+	}
+	if !strings.Contains(screen(a.ID), "readyok") {
+		t.Errorf("the text typed after ctrl+b %d did not reach %s; main view shows %q", info.Number, a.ID, strings.TrimSpace(screen(control.MainID)))
+	}
+}
