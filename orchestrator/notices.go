@@ -184,6 +184,11 @@ func (b *noticeBoard) deliver(parent string, seq int64, now time.Time, via strin
 	if q == nil {
 		return 0
 	}
+	return b.deliverLocked(q, seq, now, via)
+}
+
+// deliverLocked is deliver with b.mu held.
+func (b *noticeBoard) deliverLocked(q *noticeQueue, seq int64, now time.Time, via string) int {
 	if seq > q.seq {
 		seq = q.seq // an acknowledgement of notices never given out
 	}
@@ -231,22 +236,58 @@ func (b *noticeBoard) shown(parent string) []control.Notice {
 	return slices.Clone(q.notices[first:])
 }
 
-// after returns parent's notices after cursor, how many of those were
-// dropped, and a channel closed when the board next changes (see changed).
-func (b *noticeBoard) after(parent string, cursor int64) ([]control.Notice, int64, <-chan struct{}) {
+// viaEvents is how a notice read through agent.events was delivered.
+const viaEvents = "agent_events"
+
+// eventsRead is what agent.events may hand a parent's reader.
+type eventsRead struct {
+	notices []control.Notice
+	next    int64 // the cursor past every notice looked at
+	dropped int64 // how many after the cursor were dropped to the cap
+	// heldUntil is when the notices a hook holds come free if it never
+	// acknowledges them (zero when none is held).
+	heldUntil time.Time
+	changed   <-chan struct{} // closed when the board next changes
+}
+
+// takeForEvents is what agent.events returns of parent's notices after
+// cursor at now: those no hook delivered or holds, which it marks
+// delivered, and those agent.events returned before (its reader may read
+// them again with an older cursor). Notices a hook holds, and every later
+// one, wait until it acknowledges them (then they are its) or its hold
+// ends: delivery goes in order, and each notice goes by one path,
+// whichever asked first. Taking them under the lock that offers them to
+// hooks leaves no moment in which both could get them. pending is how many
+// are still undelivered, -1 when nothing was taken.
+func (b *noticeBoard) takeForEvents(parent string, cursor int64, now time.Time) (eventsRead, int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	ch := b.changedLocked()
+	r := eventsRead{next: cursor, changed: b.changedLocked()}
 	q := b.m[parent]
 	if q == nil {
-		return nil, 0, ch
+		return r, -1
 	}
-	out := q.since(cursor)
-	var dropped int64
 	if q.dropped > cursor {
-		dropped = q.dropped - cursor // Seqs count this parent's notices only
+		r.dropped = q.dropped - cursor // Seqs count this parent's notices only
 	}
-	return out, dropped, ch
+	held := q.held(now)
+	for _, n := range q.notices {
+		if n.Seq <= cursor {
+			continue
+		}
+		if n.Seq > q.delivered && n.Seq <= held {
+			r.heldUntil = q.offeredUntil
+			break
+		}
+		if n.Seq > q.delivered || n.Via == viaEvents {
+			r.notices = append(r.notices, n)
+		}
+		r.next = n.Seq
+	}
+	if r.next <= q.delivered {
+		return r, -1
+	}
+	return r, b.deliverLocked(q, r.next, now, viaEvents)
 }
 
 // changed returns a channel closed when a notice arrives or is delivered.
@@ -405,24 +446,43 @@ func (e *Engine) liveChildren(id string) int {
 	return n
 }
 
-// Notices implements control.NoticeBackend: forID's notices after cursor,
-// waiting for one until ctx ends. What it returns counts as delivered.
+// Notices implements control.NoticeBackend: forID's notices after cursor
+// that no hook delivered or holds (see forEvents), waiting for one until
+// ctx ends. What it returns counts as delivered.
 func (e *Engine) Notices(ctx context.Context, forID string, cursor int64) (control.EventsResult, error) {
 	for {
-		out, dropped, wake := e.notices.after(forID, cursor)
-		if len(out) > 0 || ctx.Err() != nil {
-			res := control.EventsResult{Events: out, Cursor: cursor, Dropped: dropped}
-			if len(out) > 0 {
-				res.Cursor = out[len(out)-1].Seq
-				e.showNotices(forID, e.notices.deliver(forID, res.Cursor, e.now(), "agent_events"))
-			}
-			return res, nil
+		now := e.now()
+		r, pending := e.notices.takeForEvents(forID, cursor, now)
+		if pending >= 0 {
+			e.showNotices(forID, pending)
 		}
-		select {
-		case <-wake:
-		case <-ctx.Done():
-		case <-e.loopEnd:
-			return control.EventsResult{Cursor: cursor}, errShutDown
+		if len(r.notices) > 0 || ctx.Err() != nil {
+			return control.EventsResult{Events: r.notices, Cursor: r.next, Dropped: r.dropped}, nil
+		}
+		cursor = r.next // past notices a hook delivered: they are not this reader's
+		if err := e.eventsWait(ctx, r, now); err != nil {
+			return control.EventsResult{Cursor: cursor}, err
 		}
 	}
+}
+
+// eventsWait waits for the next thing that may change what agent.events
+// returns: a change of the board, the end of a hook's hold on notices, or
+// ctx's end (nil: Notices answers then).
+func (e *Engine) eventsWait(ctx context.Context, r eventsRead, now time.Time) error {
+	var lapse <-chan time.Time
+	if !r.heldUntil.IsZero() {
+		// Notices a hook holds come free if it never acknowledges them.
+		t := e.clock.NewTimer(max(r.heldUntil.Sub(now), time.Millisecond))
+		defer t.Stop()
+		lapse = t.C()
+	}
+	select {
+	case <-r.changed:
+	case <-lapse:
+	case <-ctx.Done():
+	case <-e.loopEnd:
+		return errShutDown
+	}
+	return nil
 }
