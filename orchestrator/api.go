@@ -78,6 +78,7 @@ func (e *Engine) spawn(req control.SpawnRequest) (control.AgentInfo, error) {
 		id: id, seq: s.seq, title: oneline.Sanitize(req.Title, maxTitleLen), kind: kind, argv: argv, cwd: cwd, parent: req.Parent,
 		env: e.agentEnv(id, token, kindEnv, req), created: now, queued: true, route: rt,
 	}
+	e.noteHookTimeout(a)
 	switch {
 	case rt.category != "":
 		a.route.step(now, "category %s → %s", rt.category, routeText(rt.routes[0]))

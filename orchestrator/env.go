@@ -1,6 +1,10 @@
 package orchestrator
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentgrid/agentgrid/internal/agentcli"
+)
 
 // childBaseEnv is the environment every child starts from: the base env
 // without variables agentgrid sets itself, plus the session's. An inherited
@@ -8,11 +12,14 @@ import "strings"
 // in, and a program that splits "its" pane there would open panes outside
 // agentgrid, in the user's own window. Nor does the outer terminal's name
 // (TERM_PROGRAM, TERM_PROGRAM_VERSION): a child's terminal is agentgrid.
+// Of agentgrid's own variables only the user's setting of the hooks'
+// budget (AGENTGRID_HOOK_BUDGET) goes on: the rest name another session.
 func childBaseEnv(base []string, session, socket string) []string {
 	out := make([]string, 0, len(base)+5)
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == "TERM" || k == "COLORTERM" || k == "TMUX" || k == "TMUX_PANE" || k == "TERM_PROGRAM" || k == "TERM_PROGRAM_VERSION" || strings.HasPrefix(k, "AGENTGRID_") {
+		if k == "TERM" || k == "COLORTERM" || k == "TMUX" || k == "TMUX_PANE" || k == "TERM_PROGRAM" || k == "TERM_PROGRAM_VERSION" ||
+			strings.HasPrefix(k, "AGENTGRID_") && k != agentcli.EnvHookBudget {
 			continue
 		}
 		out = append(out, kv)

@@ -13,12 +13,14 @@ import (
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/envlist"
 )
 
 // wiring is the session's part of the wiring of agent id's CLI, whose
 // secret is token.
 func (e *Engine) wiring(id, token string) agentcli.Wiring {
-	return agentcli.Wiring{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token}
+	return agentcli.Wiring{Session: e.opts.Session, Socket: e.opts.SocketPath, AgentID: id, StateDir: e.opts.StateDir, Token: token,
+		HookBudget: envlist.Value(e.baseEnv, agentcli.EnvHookBudget)}
 }
 
 // resolveKind turns a spawn request into the argv to run and the extra
@@ -49,6 +51,13 @@ func resolveKindModel(cfg config.Config, req control.SpawnRequest, model string,
 	k, ok := cfg.Kinds[req.Kind]
 	if !ok {
 		return nil, nil, fmt.Errorf("unknown kind %q; known kinds: %s", req.Kind, strings.Join(slices.Sorted(maps.Keys(cfg.Kinds)), ", "))
+	}
+	// The hooks' budget the agent will see: the session's, its kind's,
+	// then its request's (agentEnv's order).
+	for _, vars := range []map[string]string{k.Env, req.Env} {
+		if v, ok := vars[agentcli.EnvHookBudget]; ok {
+			sess.HookBudget = v
+		}
 	}
 	argv = slices.Clone(req.Argv)
 	if len(argv) == 0 {

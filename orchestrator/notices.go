@@ -8,9 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/envlist"
 	"github.com/agentgrid/agentgrid/internal/oneline"
 )
 
@@ -55,14 +57,19 @@ type noticeBoard struct {
 	// lease is how long an offer holds its notices for the hook it went to
 	// (offerLease; shorter in tests).
 	lease time.Duration
+	// leases are the parents' own holds, longer than offerLease when
+	// their hooks' timeout is (setLease).
+	leases map[string]time.Duration
 }
 
 // offerLease is how long notices offered to a hook wait for its
 // acknowledgement before another hook may get them: a hook that gave up
 // (no answer within its budget) delays them by this much, never loses
-// them. Claude Code kills a hook after agentcli.HookTimeoutSeconds, so an
-// acknowledgement later than that means the hook did not print.
-const offerLease = 5 * time.Second
+// them. Claude Code kills a hook after the timeout agentgrid's settings
+// give it (agentcli.HookTimeout: this, or longer with
+// $AGENTGRID_HOOK_BUDGET, see setLease), so an acknowledgement later than
+// that means the hook did not print.
+const offerLease = agentcli.HookTimeoutSeconds * time.Second
 
 // maxDeliveredShown is how many delivered notices explain lists.
 const maxDeliveredShown = 10
@@ -77,6 +84,25 @@ func (b *noticeBoard) queue(parent string) *noticeQueue {
 		b.m[parent] = q
 	}
 	return q
+}
+
+// setLease holds the notices offered to parent's hooks for d, the time its
+// CLI waits for them.
+func (b *noticeBoard) setLease(parent string, d time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.leases == nil {
+		b.leases = map[string]time.Duration{}
+	}
+	b.leases[parent] = d
+}
+
+// noteHookTimeout holds the notices offered to a's hooks for as long as
+// its CLI waits for them: the timeout agentgrid's settings give them,
+// which follows $AGENTGRID_HOOK_BUDGET in a's environment. It runs
+// whenever a's environment is set.
+func (e *Engine) noteHookTimeout(a *agent) {
+	e.notices.setLease(a.id, agentcli.HookTimeout(envlist.Value(a.env, agentcli.EnvHookBudget)))
 }
 
 // wakeLocked wakes everyone who waits on the board. b.mu is held.
@@ -165,7 +191,7 @@ func (b *noticeBoard) offer(parent string, now time.Time, via string) []control.
 	if len(out) > 0 {
 		lease := b.lease
 		if lease <= 0 {
-			lease = offerLease
+			lease = max(offerLease, b.leases[parent])
 		}
 		q.offered, q.offeredUntil, q.offeredVia = out[len(out)-1].Seq, now.Add(lease), via
 	}

@@ -361,6 +361,7 @@ func (e *Engine) startMain(argv []string) {
 		}
 	}
 	a.env = withVars(e.baseEnv, append(vars, control.EnvToken+"="+token)...)
+	e.noteHookTimeout(a)
 	a.f = fusion{State: agentstate.Pending, Source: sourceEngine, Since: a.created, Confirmed: a.created}
 	if e.opts.StateDir != "" {
 		a.logPath = filepath.Join(e.opts.StateDir, control.MainID+".log")

@@ -220,6 +220,7 @@ func (e *Engine) moveOn(a *agent, failure, why string) bool {
 		// A start failure holds none; an exit gave it back.
 		e.releasePermit(a)
 		a.kind, a.argv, a.env = kind, argv, e.agentEnv(a.id, rt.token, env, rt.req)
+		e.noteHookTimeout(a)
 		rt.step(now, "fell back to %s: %s", fallbackText(next), why)
 		e.repend(a, "fell back to "+fallbackText(next)+": "+why)
 		return true

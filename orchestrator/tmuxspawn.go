@@ -213,6 +213,7 @@ func (e *Engine) respawnOnExit(a *agent, code int) bool {
 func (e *Engine) restart(a *agent, spec *respawnSpec) {
 	defer close(spec.done)
 	a.argv, a.cwd, a.env = spec.argv, spec.cwd, spec.env
+	e.noteHookTimeout(a)
 	if a.pane == nil && !a.f.State.Finished() {
 		return // still waiting to start: it will run the new command
 	}

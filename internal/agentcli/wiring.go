@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // EnvTokenFile names a 0600 file holding the agent's secret
@@ -17,9 +18,44 @@ import (
 // line or a generated settings file.
 const EnvTokenFile = "AGENTGRID_TOKEN_FILE"
 
-// HookTimeoutSeconds is the timeout written into generated hook settings;
-// `agentgrid hook` returns in milliseconds, this only bounds a wedged one.
+// HookTimeoutSeconds is the timeout written into generated hook settings
+// when $AGENTGRID_HOOK_BUDGET is not set; `agentgrid hook` returns in
+// milliseconds, this only bounds a wedged one. With a budget, HookTimeout.
 const HookTimeoutSeconds = 5
+
+// EnvHookBudget names the variable that raises every wait of `agentgrid
+// hook` (a duration such as "2s") on a machine too slow for its defaults.
+const EnvHookBudget = "AGENTGRID_HOOK_BUDGET"
+
+// MaxHookBudget caps $AGENTGRID_HOOK_BUDGET: an agent CLI waits for its
+// hook, so a typo must not hold it up for an hour.
+const MaxHookBudget = time.Minute
+
+// HookBudget is the budget $AGENTGRID_HOOK_BUDGET=v sets: a duration above
+// zero, capped at MaxHookBudget. ok is false for anything else, empty
+// included.
+func HookBudget(v string) (d time.Duration, ok bool) {
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil || d <= 0 {
+		return 0, false
+	}
+	return min(d, MaxHookBudget), true
+}
+
+// HookTimeout is the timeout the generated settings give a hook whose
+// environment has $AGENTGRID_HOOK_BUDGET=budget ("" when unset), and so
+// how long the hook may take to print its answer: HookTimeoutSeconds, or
+// with a budget, the budget plus HookTimeoutSeconds in whole seconds, so
+// that a hook that waited its whole budget for the session's decision
+// still prints it in time.
+func HookTimeout(budget string) time.Duration {
+	base := HookTimeoutSeconds * time.Second
+	d, ok := HookBudget(budget)
+	if !ok {
+		return base
+	}
+	return (base + d + time.Second - 1).Truncate(time.Second)
+}
 
 // RewakeTimeoutSeconds is the timeout of the rewake waiter's hook
 // (`agentgrid hook claude --rewake`, run in the background at each end of
@@ -42,11 +78,18 @@ type Wiring struct {
 	Exe string
 	// Hooks attaches the CLI's hooks, MCP agentgrid's MCP server.
 	Hooks, MCP bool
+	// HookBudget is $AGENTGRID_HOOK_BUDGET as the agent's environment has
+	// it ("" when unset): the hooks' timeout follows it (HookTimeout).
+	HookBudget string
 	// Teams turns on the CLI's agent teams with teammates in tmux panes
 	// (which agentgrid's tmux entry point turns into agentgrid panes):
 	// Claude Code's agent teams, OpenCode's oh-my-opencode-slim panes.
 	Teams bool
 }
+
+// HookTimeout is the timeout the generated settings give this agent's
+// hooks (see HookTimeout).
+func (w Wiring) HookTimeout() time.Duration { return HookTimeout(w.HookBudget) }
 
 // File writes one generated file for this agent into StateDir, readable by
 // the user only, and returns its path.

@@ -35,7 +35,7 @@ const EnvHookBudget = "AGENTGRID_HOOK_BUDGET"
 
 // maxHookBudget caps $AGENTGRID_HOOK_BUDGET: an agent CLI waits for its
 // hook, so a typo must not hold it up for an hour.
-const maxHookBudget = time.Minute
+const maxHookBudget = registry.MaxHookBudget
 
 // hookBudget is how long the hook waits for one step whose default is def:
 // $AGENTGRID_HOOK_BUDGET when it is a valid duration above zero (capped at
@@ -45,12 +45,12 @@ func hookBudget(getenv func(string) string, def time.Duration) time.Duration {
 	if v == "" {
 		return def
 	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
+	d, ok := registry.HookBudget(v)
+	if !ok {
 		hookLog(getenv, "agentgrid hook: %s=%q is not a duration above zero such as 2s; using %v", EnvHookBudget, v, def)
 		return def
 	}
-	return min(d, maxHookBudget)
+	return d
 }
 
 func addHookCommands(root *cobra.Command) {

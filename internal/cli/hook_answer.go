@@ -28,12 +28,13 @@ const answerMargin = 250 * time.Millisecond
 
 // answerDeadline is when the CLI stops reading the hook's answer: the
 // plugin's deadline when it gives one, else the timeout agentgrid's
-// settings give the hook from its start.
+// settings give the hook from its start, which follows the same
+// $AGENTGRID_HOOK_BUDGET the hook's waits do.
 func answerDeadline(getenv func(string) string, start time.Time) time.Time {
 	if ms, err := strconv.ParseInt(strings.TrimSpace(getenv(EnvHookDeadline)), 10, 64); err == nil && ms > 0 {
 		return time.UnixMilli(ms)
 	}
-	return start.Add(registry.HookTimeout)
+	return start.Add(registry.HookTimeout(getenv(EnvHookBudget)))
 }
 
 // answer sends an answerable event (its signal and what it asks) to the

@@ -265,9 +265,9 @@ func TestLateAnswerIsNotPrinted(t *testing.T) {
 		{"the plugin's deadline ahead", strconv.FormatInt(time.Now().Add(time.Minute).UnixMilli(), 10), time.Now(), true},
 		{"the plugin's deadline passed", strconv.FormatInt(time.Now().Add(-time.Second).UnixMilli(), 10), time.Now(), false},
 		{"within the settings' timeout", "", time.Now(), true},
-		// Started 6 s ago (its read budget raised so that it still reads
-		// the payload): the CLI gave up on it after 5.
-		{"past the settings' timeout", "", time.Now().Add(-6 * time.Second), false},
+		// Started 6 s ago, past the default 5 s, with a budget of 20 s:
+		// the settings give the hook 25 s (TestAnswerDeadlineFollowsTheBudget).
+		{"within a long budget's timeout", "", time.Now().Add(-6 * time.Second), true},
 	} {
 		sock, reqs := answeringSession(t, func(req control.Request) *control.Response {
 			var res json.RawMessage
@@ -302,6 +302,29 @@ func TestLateAnswerIsNotPrinted(t *testing.T) {
 			if c.printed {
 				t.Errorf("%s: no ack after the printed answer", c.name)
 			}
+		}
+	}
+}
+
+// The hook stops printing when the CLI stops reading: the timeout the
+// generated settings give it, which follows $AGENTGRID_HOOK_BUDGET as the
+// hook's waits do (the budget plus 5 s), so a hook that waited its whole
+// budget for the decision still prints it.
+func TestAnswerDeadlineFollowsTheBudget(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, c := range []struct {
+		budget string
+		want   time.Duration
+	}{
+		{"", 5 * time.Second},
+		{"soon", 5 * time.Second},
+		{"20s", 25 * time.Second},
+		{"1m", 65 * time.Second},
+		{"3h", 65 * time.Second}, // capped as the waits are
+	} {
+		env := hookEnv(map[string]string{EnvHookBudget: c.budget})
+		if got := answerDeadline(env, start).Sub(start); got != c.want {
+			t.Errorf("%s=%q: the answer's deadline is %v after the start, want %v", EnvHookBudget, c.budget, got, c.want)
 		}
 	}
 }

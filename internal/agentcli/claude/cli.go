@@ -5,6 +5,8 @@
 package claude
 
 import (
+	"time"
+
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 )
@@ -65,7 +67,7 @@ func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, er
 	// values and would otherwise swallow a prompt that comes next.
 	settings := map[string]any{}
 	if w.Hooks {
-		cmd := agentcli.HookCommand{Type: "command", Command: agentcli.ShellQuote(w.Exe) + " hook claude", Timeout: agentcli.HookTimeoutSeconds}
+		cmd := agentcli.HookCommand{Type: "command", Command: agentcli.ShellQuote(w.Exe) + " hook claude", Timeout: int(w.HookTimeout() / time.Second)}
 		table := agentcli.HookTable(c.Events(), toolEvents(), cmd)
 		// Beside the Stop hook that answers, the waiter that wakes the
 		// model once the agents it started have finished (exit 2 of an

@@ -115,3 +115,29 @@ func TestClaudeTeams(t *testing.T) {
 		}
 	}
 }
+
+// With $AGENTGRID_HOOK_BUDGET in the agent's environment, every hook's
+// timeout is the budget plus 5 s, so a hook that waits its budget for the
+// session still prints in time; the rewake waiter keeps its own.
+func TestClaudeHookTimeoutFollowsTheBudget(t *testing.T) {
+	sess := testWiring(t)
+	sess.HookBudget = "1m"
+	if _, _, err := (CLI{}).Wire(sess, []string{"claude"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Hooks map[string][]agentcli.HookGroup `json:"hooks"`
+	}
+	readJSON(t, filepath.Join(sess.StateDir, "a1-claude-settings.json"), &settings)
+	for ev, g := range settings.Hooks {
+		for _, h := range g[0].Hooks {
+			want := 65
+			if h.AsyncRewake {
+				want = agentcli.RewakeTimeoutSeconds
+			}
+			if h.Timeout != want {
+				t.Errorf("%s: %q has timeout %d, want %d", ev, h.Command, h.Timeout, want)
+			}
+		}
+	}
+}

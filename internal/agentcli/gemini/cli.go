@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -53,7 +54,7 @@ func (CLI) PayloadInArgs() bool { return false }
 func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
 	settings := map[string]any{}
 	if w.Hooks {
-		cmd := agentcli.HookCommand{Type: "command", Name: "agentgrid", Command: agentcli.ShellQuote(w.Exe) + " hook gemini", Timeout: agentcli.HookTimeoutSeconds * 1000}
+		cmd := agentcli.HookCommand{Type: "command", Name: "agentgrid", Command: agentcli.ShellQuote(w.Exe) + " hook gemini", Timeout: int(w.HookTimeout() / time.Millisecond)}
 		settings["hooks"] = agentcli.HookTable(c.Events(), toolEvents(), cmd)
 	}
 	if w.MCP {

@@ -69,9 +69,17 @@ func Adapter(name string) (agentcli.CLI, bool) {
 // MaxPayload is the largest hook payload Adapt reads.
 const MaxPayload = 1 << 20
 
-// HookTimeout is the timeout the generated settings give every hook
-// (agentcli.HookTimeoutSeconds): an answer printed later is not read.
-const HookTimeout = agentcli.HookTimeoutSeconds * time.Second
+// HookTimeout is the timeout the generated settings give every hook of an
+// agent whose $AGENTGRID_HOOK_BUDGET is budget ("" when unset): an answer
+// printed later is not read (agentcli.HookTimeout).
+func HookTimeout(budget string) time.Duration { return agentcli.HookTimeout(budget) }
+
+// MaxHookBudget caps $AGENTGRID_HOOK_BUDGET (agentcli.MaxHookBudget).
+const MaxHookBudget = agentcli.MaxHookBudget
+
+// HookBudget is the budget $AGENTGRID_HOOK_BUDGET=v sets, if any
+// (agentcli.HookBudget).
+func HookBudget(v string) (time.Duration, bool) { return agentcli.HookBudget(v) }
 
 // RewakeTimeout is the timeout the generated settings give the rewake
 // waiter's hook (agentcli.RewakeTimeoutSeconds), which `agentgrid hook
