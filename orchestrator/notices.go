@@ -280,11 +280,12 @@ type eventsRead struct {
 // cursor at now: those no hook delivered or holds, which it marks
 // delivered, and those agent.events returned before (its reader may read
 // them again with an older cursor). Notices a hook holds, and every later
-// one, wait until it acknowledges them (then they are its) or its hold
-// ends: delivery goes in order, and each notice goes by one path,
-// whichever asked first. Taking them under the lock that offers them to
-// hooks leaves no moment in which both could get them. pending is how many
-// are still undelivered, -1 when nothing was taken.
+// one, wait until it acknowledges them (then they are its, and
+// agent.events skips them) or its hold ends: delivery goes in order, and
+// each notice goes by one path, whichever asked first. Taking them under
+// the lock that offers them to hooks leaves no moment in which both could
+// get them. pending is how many are still undelivered, -1 when nothing
+// was taken.
 func (b *noticeBoard) takeForEvents(parent string, cursor int64, now time.Time) (eventsRead, int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

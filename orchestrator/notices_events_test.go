@@ -14,7 +14,9 @@ import (
 // agent.events meanwhile: it is the hook's once acknowledged, and
 // agent.events, which waited, never returns it; once a hook's hold ends
 // without an acknowledgement, agent.events gets it, and no hook after. So
-// each notice reaches the parent once, whichever path asks first.
+// each notice reaches the parent once, whichever path asks first: a call
+// from an older cursor reads again what agent.events returned, never what
+// a hook delivered.
 func TestAgentEventsRespectsAHooksHold(t *testing.T) {
 	clock := newFakeClock()
 	e, sock := startSocketEngine(t, "evhold", func(cfg *config.Config, o *Options) {

@@ -155,7 +155,7 @@ var toolSchemas = map[string]string{
 	control.ToolEvents: `{
   "type": "object", "additionalProperties": false,
   "properties": {
-    "cursor": {"type": "integer", "minimum": 0, "description": "the cursor of the previous call; 0 (default) for every notice kept"},
+    "cursor": {"type": "integer", "minimum": 0, "description": "the cursor of the previous call; 0 (default) for every notice kept that no hook of yours delivered"},
     "timeout_seconds": {"type": "number", "minimum": 0, "maximum": 50, "description": "wait this long for a notice when there is none yet (default 0: answer at once)"}
   }
 }`,
