@@ -356,7 +356,9 @@ func (e *Engine) loopTick(a *agent) {
 		b.mu.Unlock()
 		return // typed once the agent is idle
 	default:
-		text = continuationBytes(a, l.prompt)
+		// Pasted as a typed spawn prompt is: in pieces Claude Code takes
+		// as text, not one paste it folds into a pasted-content wrapper.
+		text = typedBytes(a, withoutControls(l.prompt))
 		l.cancel()
 		l.set(l.status, fmt.Sprintf("continued: iteration %d typed", l.iteration), now)
 	}
