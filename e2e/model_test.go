@@ -31,7 +31,7 @@ prompt_args = ["{prompt}"]
 	h.startSession("--", "sh")
 
 	id := h.spawn("--kind", "cl", "--model", "opus", "--title", "rev", "--prompt", "review it")
-	h.waitFor(20*time.Second, func() bool { return h.catAgent(id).State == "running" }, id+" to run")
+	h.waitFor(20*time.Second, func() bool { return h.catAgent(id).started() }, id+" to run")
 	if a := h.catAgent(id); !slices.Equal(a.Argv, []string{claude, "--model", "opus", "review it"}) || a.Model != "opus" || a.Provider != "anthropic" {
 		t.Fatalf("list --json: %+v", a)
 	}
