@@ -85,42 +85,57 @@ func (e *wbEnv) attachSized(argv []string, border bool, cols, rows int) (*wbTerm
 	return t, d, nil
 }
 
-// attachFirst times a client's start to its first frame, runs times.
+// attachFirst times a client's start to its first frame, runs times on
+// each side, taking turns (an agentgrid client, then a tmux client), so a
+// change in the machine's load falls on both sides alike.
 func (e *wbEnv) attachFirst(runs int) wbRow {
-	row := wbRow{Name: "attach -> first frame (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(), Note: fmt.Sprintf("%d runs, a new client in a %dx%d terminal until the shell prompt shows", runs, attachCols, attachRows)}
+	row := wbRow{Name: "attach -> first frame (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(), Note: fmt.Sprintf("%d runs a side, taking turns, a new client in a %dx%d terminal until the shell prompt shows", runs, attachCols, attachRows)}
+	type side struct {
+		name   string
+		argv   []string
+		border bool
+		ds     []float64
+	}
+	var sides []*side
 	if s, err := e.startAgentgrid("main-vertical", attachCols, attachRows); err != nil {
 		row.Note += "; agentgrid: " + err.Error()
 	} else {
-		row.Agentgrid = e.attachMedian(runs, e.agentgridAttach(s), true, "agentgrid", &row.Note)
-		s.close()
+		defer s.close()
+		sides = append(sides, &side{name: "agentgrid", argv: e.agentgridAttach(s), border: true})
 	}
 	if s, err := e.startTmux(attachCols, attachRows); err != nil {
 		row.Note += "; tmux: " + err.Error()
 	} else {
-		row.Tmux = e.attachMedian(runs, tmuxAttach(s), false, "tmux", &row.Note)
-		s.close()
+		defer s.close()
+		sides = append(sides, &side{name: "tmux", argv: tmuxAttach(s)})
+	}
+	failed := map[*side]bool{}
+	for range runs {
+		for _, sd := range sides {
+			if failed[sd] {
+				continue
+			}
+			t, d, err := e.attachOnce(sd.argv, sd.border)
+			if err != nil {
+				row.Note += "; " + sd.name + ": " + err.Error()
+				failed[sd] = true
+				continue
+			}
+			sd.ds = append(sd.ds, wbMS(d))
+			t.close()
+		}
+	}
+	for _, sd := range sides {
+		if len(sd.ds) == 0 {
+			continue
+		}
+		if sd.name == "tmux" {
+			row.Tmux = median(sd.ds)
+		} else {
+			row.Agentgrid = median(sd.ds)
+		}
 	}
 	return row
-}
-
-// attachMedian attaches argv runs times and returns the median time to the
-// first frame in ms (NaN when none succeeded); a failure ends the runs and
-// is added to note under side's name.
-func (e *wbEnv) attachMedian(runs int, argv []string, border bool, side string, note *string) float64 {
-	var ds []float64
-	for range runs {
-		t, d, err := e.attachOnce(argv, border)
-		if err != nil {
-			*note += "; " + side + ": " + err.Error()
-			break
-		}
-		ds = append(ds, wbMS(d))
-		t.close()
-	}
-	if len(ds) == 0 {
-		return math.NaN()
-	}
-	return median(ds)
 }
 
 // attachFloodCmd prints numbered lines without end (the pane is closed
