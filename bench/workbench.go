@@ -54,7 +54,7 @@ const (
 	// wbRedraws full redraws are asked for, wbRedrawGap apart.
 	wbRedraws   = 100
 	wbRedrawGap = 25 * time.Millisecond
-	wbSpawns    = 15
+	wbSpawns    = 30
 	wbFloodN    = 8
 	wbFloodSize = 20_000_000
 	// wbFloodLine is the text every flooding pane prints, ~80 columns a line.

@@ -193,95 +193,133 @@ func wbSpawnProbe(i int) (cmd, marker string) {
 }
 
 // spawn measures request -> first output, in the session's own capture and
-// on the user's screen.
+// on the user's screen. Both sides are up for the whole measurement and
+// take turns, spawn i on one then spawn i on the other, alternating who
+// goes first, so a change in the machine's load falls on both alike.
 func (e *wbEnv) spawn() []wbRow {
 	capRow := wbRow{Name: "spawn -> first output in capture (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
-		Note: fmt.Sprintf("%d spawns; socket agent.spawn vs split-window", wbSpawns)}
+		Note: fmt.Sprintf("%d spawns a side, interleaved, alternating who goes first; socket agent.spawn vs split-window", wbSpawns)}
 	scrRow := wbRow{Name: "spawn -> first output on screen (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
 		Note: "seen in the outer terminal"}
-	if c, s, err := e.spawnAgentgrid(); err != nil {
+	ag, err := e.startAgentgrid("main-vertical", 240, 70)
+	if err != nil {
 		capRow.Note += "; agentgrid: " + err.Error()
 	} else {
-		capRow.Agentgrid, scrRow.Agentgrid = wbPercentile(c, 50), wbPercentile(s, 50)
+		defer ag.close()
 	}
-	if c, s, err := e.spawnTmux(); err != nil {
+	tm, err := e.startTmux(240, 70)
+	if err != nil {
 		capRow.Note += "; tmux: " + err.Error()
 	} else {
-		capRow.Tmux, scrRow.Tmux = wbPercentile(c, 50), wbPercentile(s, 50)
+		defer tm.close()
+	}
+	var agCap, agScr, tmCap, tmScr []float64
+	var agErr, tmErr error
+	for i := range wbSpawns {
+		sides := []func(){
+			func() {
+				if ag == nil || agErr != nil {
+					return
+				}
+				c, s, err := e.spawnAgentgrid(ag, i)
+				agCap, agScr, agErr = append(agCap, c), append(agScr, s), err
+			},
+			func() {
+				if tm == nil || tmErr != nil {
+					return
+				}
+				c, s, err := e.spawnTmux(tm, i)
+				tmCap, tmScr, tmErr = append(tmCap, c), append(tmScr, s), err
+			},
+		}
+		if i%2 == 1 {
+			sides[0], sides[1] = sides[1], sides[0]
+		}
+		for _, run := range sides {
+			run()
+		}
+	}
+	if agErr != nil {
+		capRow.Note += "; agentgrid: " + agErr.Error()
+	} else if ag != nil {
+		capRow.Agentgrid, scrRow.Agentgrid = wbPercentile(agCap, 50), wbPercentile(agScr, 50)
+		e.logf("agentgrid spawn ms, capture %v, screen %v", wbRound(agCap), wbRound(agScr))
+	}
+	if tmErr != nil {
+		capRow.Note += "; tmux: " + tmErr.Error()
+	} else if tm != nil {
+		capRow.Tmux, scrRow.Tmux = wbPercentile(tmCap, 50), wbPercentile(tmScr, 50)
+		e.logf("tmux spawn ms, capture %v, screen %v", wbRound(tmCap), wbRound(tmScr))
 	}
 	return []wbRow{capRow, scrRow}
 }
 
-func (e *wbEnv) spawnAgentgrid() (inCapture, onScreen []float64, err error) {
-	s, err := e.startAgentgrid("main-vertical", 240, 70)
+// wbRound rounds each sample to 0.01 ms for the log.
+func wbRound(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Round(x*100) / 100
+	}
+	return out
+}
+
+// spawnAgentgrid spawns probe i in s and returns how long its marker took
+// to show in capture and on screen, in ms; then it closes the agent and
+// waits until it has finished.
+func (e *wbEnv) spawnAgentgrid(s *wbAgentgrid, i int) (inCapture, onScreen float64, err error) {
+	cmd, marker := wbSpawnProbe(i)
+	ctx, cancel := wbCall()
+	defer cancel()
+	t0 := time.Now()
+	a, err := s.client.Spawn(ctx, control.SpawnParams{Title: "probe", Argv: []string{"sh", "-c", cmd}})
 	if err != nil {
-		return nil, nil, err
+		return 0, 0, err
 	}
-	defer s.close()
-	for i := range wbSpawns {
-		cmd, marker := wbSpawnProbe(i)
-		ctx, cancel := wbCall()
-		t0 := time.Now()
-		a, err := s.client.Spawn(ctx, control.SpawnParams{Title: "probe", Argv: []string{"sh", "-c", cmd}})
-		if err != nil {
-			cancel()
-			return nil, nil, err
-		}
-		err = wbWaitUntil(ctx, 500*time.Microsecond, func() bool {
-			text, err := s.client.Capture(ctx, a.ID, false, 0)
-			return err == nil && strings.Contains(text, marker)
-		})
-		if err != nil {
-			cancel()
-			return nil, nil, fmt.Errorf("agent %s never printed its marker: %w", a.ID, err)
-		}
-		inCapture = append(inCapture, wbMS(time.Since(t0)))
-		if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
-			cancel()
-			return nil, nil, err
-		}
-		onScreen = append(onScreen, wbMS(time.Since(t0)))
-		_ = s.client.CloseAgent(ctx, a.ID)
-		_ = wbWaitUntil(ctx, 5*time.Millisecond, func() bool {
-			info, err := s.client.Agent(ctx, a.ID)
-			return err != nil || info.State.Finished()
-		})
-		cancel()
+	err = wbWaitUntil(ctx, 500*time.Microsecond, func() bool {
+		text, err := s.client.Capture(ctx, a.ID, false, 0)
+		return err == nil && strings.Contains(text, marker)
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("agent %s never printed its marker: %w", a.ID, err)
 	}
+	inCapture = wbMS(time.Since(t0))
+	if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
+		return 0, 0, err
+	}
+	onScreen = wbMS(time.Since(t0))
+	_ = s.client.CloseAgent(ctx, a.ID)
+	_ = wbWaitUntil(ctx, 5*time.Millisecond, func() bool {
+		info, err := s.client.Agent(ctx, a.ID)
+		return err != nil || info.State.Finished()
+	})
 	return inCapture, onScreen, nil
 }
 
-func (e *wbEnv) spawnTmux() (inCapture, onScreen []float64, err error) {
-	s, err := e.startTmux(240, 70)
-	if err != nil {
-		return nil, nil, err
+// spawnTmux is spawnAgentgrid's twin: split-window, capture-pane, kill-pane.
+func (e *wbEnv) spawnTmux(s *wbTmux, i int) (inCapture, onScreen float64, err error) {
+	cmd, marker := wbSpawnProbe(i)
+	t0 := time.Now()
+	out, err := s.ctl.run("split-window -d -P -F '#{pane_id}' " + wbTmuxQuote(cmd))
+	if err != nil || len(out) == 0 {
+		return 0, 0, fmt.Errorf("split-window: %v", err)
 	}
-	defer s.close()
-	for i := range wbSpawns {
-		cmd, marker := wbSpawnProbe(i)
-		t0 := time.Now()
-		out, err := s.ctl.run("split-window -d -P -F '#{pane_id}' " + wbTmuxQuote(cmd))
-		if err != nil || len(out) == 0 {
-			return nil, nil, fmt.Errorf("split-window: %v", err)
-		}
-		pane := strings.TrimSpace(out[0])
-		ctx, cancel := wbCall()
-		err = wbWaitUntil(ctx, 500*time.Microsecond, func() bool {
-			lines, err := s.ctl.run("capture-pane -p -t " + pane)
-			return err == nil && strings.Contains(strings.Join(lines, "\n"), marker)
-		})
-		cancel()
-		if err != nil {
-			return nil, nil, fmt.Errorf("pane %s never printed its marker: %w", pane, err)
-		}
-		inCapture = append(inCapture, wbMS(time.Since(t0)))
-		if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
-			return nil, nil, err
-		}
-		onScreen = append(onScreen, wbMS(time.Since(t0)))
-		if _, err := s.ctl.run("kill-pane -t " + pane); err != nil {
-			return nil, nil, err
-		}
+	pane := strings.TrimSpace(out[0])
+	ctx, cancel := wbCall()
+	err = wbWaitUntil(ctx, 500*time.Microsecond, func() bool {
+		lines, err := s.ctl.run("capture-pane -p -t " + pane)
+		return err == nil && strings.Contains(strings.Join(lines, "\n"), marker)
+	})
+	cancel()
+	if err != nil {
+		return 0, 0, fmt.Errorf("pane %s never printed its marker: %w", pane, err)
+	}
+	inCapture = wbMS(time.Since(t0))
+	if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
+		return 0, 0, err
+	}
+	onScreen = wbMS(time.Since(t0))
+	if _, err := s.ctl.run("kill-pane -t " + pane); err != nil {
+		return 0, 0, err
 	}
 	return inCapture, onScreen, nil
 }
