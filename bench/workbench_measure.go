@@ -200,7 +200,7 @@ func (e *wbEnv) spawn() []wbRow {
 	capRow := wbRow{Name: "spawn -> first output in capture (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
 		Note: fmt.Sprintf("%d spawns a side, interleaved, alternating who goes first; socket agent.spawn vs split-window", wbSpawns)}
 	scrRow := wbRow{Name: "spawn -> first output on screen (median)", Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
-		Note: "seen in the outer terminal"}
+		Note: "seen in the outer terminal: the time its reader had parsed the output that showed the marker, checked after each read"}
 	ag, err := e.startAgentgrid("main-vertical", 240, 70)
 	if err != nil {
 		capRow.Note += "; agentgrid: " + err.Error()
@@ -270,6 +270,7 @@ func (e *wbEnv) spawnAgentgrid(s *wbAgentgrid, i int) (inCapture, onScreen float
 	cmd, marker := wbSpawnProbe(i)
 	ctx, cancel := wbCall()
 	defer cancel()
+	seen := s.term.watchScreen(func(sc string) bool { return strings.Contains(sc, marker) })
 	t0 := time.Now()
 	a, err := s.client.Spawn(ctx, control.SpawnParams{Title: "probe", Argv: []string{"sh", "-c", cmd}})
 	if err != nil {
@@ -283,10 +284,11 @@ func (e *wbEnv) spawnAgentgrid(s *wbAgentgrid, i int) (inCapture, onScreen float
 		return 0, 0, fmt.Errorf("agent %s never printed its marker: %w", a.ID, err)
 	}
 	inCapture = wbMS(time.Since(t0))
-	if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
+	at, err := s.term.waitWatch(seen, 10*time.Second)
+	if err != nil {
 		return 0, 0, err
 	}
-	onScreen = wbMS(time.Since(t0))
+	onScreen = wbMS(at.Sub(t0))
 	_ = s.client.CloseAgent(ctx, a.ID)
 	_ = wbWaitUntil(ctx, 5*time.Millisecond, func() bool {
 		info, err := s.client.Agent(ctx, a.ID)
@@ -298,6 +300,7 @@ func (e *wbEnv) spawnAgentgrid(s *wbAgentgrid, i int) (inCapture, onScreen float
 // spawnTmux is spawnAgentgrid's twin: split-window, capture-pane, kill-pane.
 func (e *wbEnv) spawnTmux(s *wbTmux, i int) (inCapture, onScreen float64, err error) {
 	cmd, marker := wbSpawnProbe(i)
+	seen := s.term.watchScreen(func(sc string) bool { return strings.Contains(sc, marker) })
 	t0 := time.Now()
 	out, err := s.ctl.run("split-window -d -P -F '#{pane_id}' " + wbTmuxQuote(cmd))
 	if err != nil || len(out) == 0 {
@@ -314,10 +317,11 @@ func (e *wbEnv) spawnTmux(s *wbTmux, i int) (inCapture, onScreen float64, err er
 		return 0, 0, fmt.Errorf("pane %s never printed its marker: %w", pane, err)
 	}
 	inCapture = wbMS(time.Since(t0))
-	if err := s.term.waitScreen(10*time.Second, func(sc string) bool { return strings.Contains(sc, marker) }); err != nil {
+	at, err := s.term.waitWatch(seen, 10*time.Second)
+	if err != nil {
 		return 0, 0, err
 	}
-	onScreen = wbMS(time.Since(t0))
+	onScreen = wbMS(at.Sub(t0))
 	if _, err := s.ctl.run("kill-pane -t " + pane); err != nil {
 		return 0, 0, err
 	}

@@ -31,6 +31,15 @@ type wbTerminal struct {
 	changed chan struct{} // poked after every chunk of output
 	done    chan struct{} // closed when the output ends
 	written atomic.Int64  // bytes the program wrote to its terminal
+
+	watch atomic.Pointer[wbWatch] // a screen condition the reader checks
+}
+
+// wbWatch is a condition on the screen that the terminal's reader checks
+// after each chunk it parsed; at gets the time that chunk was parsed, once.
+type wbWatch struct {
+	cond func(screen string) bool
+	at   chan time.Time
 }
 
 // wbStartTerminal runs argv in a cols x rows PTY with env.
@@ -57,6 +66,13 @@ func (t *wbTerminal) readLoop() {
 		if n > 0 {
 			t.written.Add(int64(n))
 			_, _ = t.vt.Write(buf[:n])
+			if w := t.watch.Load(); w != nil {
+				// Stamped before the check: the screen showed it from then.
+				at := time.Now()
+				if w.cond(t.vt.Text()) && t.watch.CompareAndSwap(w, nil) {
+					w.at <- at
+				}
+			}
 			select {
 			case t.changed <- struct{}{}:
 			default:
@@ -92,6 +108,26 @@ func (t *wbTerminal) waitScreen(timeout time.Duration, cond func(screen string) 
 		case <-deadline.C:
 			return fmt.Errorf("not on screen after %v", timeout)
 		}
+	}
+}
+
+// watchScreen starts watching for cond on the screen: the channel gets
+// the time at which the chunk of output that made cond hold had been
+// parsed, whoever waits for it and however late. One watch at a time.
+func (t *wbTerminal) watchScreen(cond func(screen string) bool) <-chan time.Time {
+	w := &wbWatch{cond: cond, at: make(chan time.Time, 1)}
+	t.watch.Store(w)
+	return w.at
+}
+
+// waitWatch waits up to timeout for a watch's time.
+func (t *wbTerminal) waitWatch(at <-chan time.Time, timeout time.Duration) (time.Time, error) {
+	select {
+	case ts := <-at:
+		return ts, nil
+	case <-time.After(timeout):
+		t.watch.Store(nil)
+		return time.Time{}, fmt.Errorf("not on screen after %v", timeout)
 	}
 }
 
