@@ -215,21 +215,37 @@ func (e *wbEnv) spawn() []wbRow {
 	}
 	var agCap, agScr, tmCap, tmScr []float64
 	var agErr, tmErr error
+	// The CPU each side's processes (server and client) used over its
+	// spawns, from the request to the pane's end.
+	var agPids, tmPids []int
+	var agCPU, tmCPU time.Duration
+	if ag != nil {
+		agPids = []int{ag.pid(), ag.term.cmd.Process.Pid}
+	}
+	if tm != nil {
+		if tmPids, err = tm.pids(); err != nil {
+			tmErr = err
+		}
+	}
 	for i := range wbSpawns {
 		sides := []func(){
 			func() {
 				if ag == nil || agErr != nil {
 					return
 				}
+				_, c0 := wbRunWait(agPids...)
 				c, s, err := e.spawnAgentgrid(ag, i)
-				agCap, agScr, agErr = append(agCap, c), append(agScr, s), err
+				_, c1 := wbRunWait(agPids...)
+				agCap, agScr, agErr, agCPU = append(agCap, c), append(agScr, s), err, agCPU+c1-c0
 			},
 			func() {
 				if tm == nil || tmErr != nil {
 					return
 				}
+				_, c0 := wbRunWait(tmPids...)
 				c, s, err := e.spawnTmux(tm, i)
-				tmCap, tmScr, tmErr = append(tmCap, c), append(tmScr, s), err
+				_, c1 := wbRunWait(tmPids...)
+				tmCap, tmScr, tmErr, tmCPU = append(tmCap, c), append(tmScr, s), err, tmCPU+c1-c0
 			},
 		}
 		if i%2 == 1 {
@@ -243,12 +259,14 @@ func (e *wbEnv) spawn() []wbRow {
 		capRow.Note += "; agentgrid: " + agErr.Error()
 	} else if ag != nil {
 		capRow.Agentgrid, scrRow.Agentgrid = wbPercentile(agCap, 50), wbPercentile(agScr, 50)
+		scrRow.Note += fmt.Sprintf("; CPU a spawn (server and client, request to pane closed): agentgrid %.2f ms", wbMS(agCPU)/float64(len(agCap)))
 		e.logf("agentgrid spawn ms, capture %v, screen %v", wbRound(agCap), wbRound(agScr))
 	}
 	if tmErr != nil {
 		capRow.Note += "; tmux: " + tmErr.Error()
 	} else if tm != nil {
 		capRow.Tmux, scrRow.Tmux = wbPercentile(tmCap, 50), wbPercentile(tmScr, 50)
+		scrRow.Note += fmt.Sprintf(", tmux %.2f ms", wbMS(tmCPU)/float64(len(tmCap)))
 		e.logf("tmux spawn ms, capture %v, screen %v", wbRound(tmCap), wbRound(tmScr))
 	}
 	return []wbRow{capRow, scrRow}
