@@ -12,11 +12,12 @@ import (
 	"github.com/agentgrid/agentgrid/panes"
 )
 
-// TestFirstOutputDoesNotWaitForTheLog: the output log is created beside
-// the process start, not before it, so a new agent's first output reaches
-// the screen however long the log takes to open; the log still gets every
-// byte once it is open. The log here is a FIFO, whose open blocks until a
-// reader comes: the pane must start and show its output meanwhile.
+// TestFirstOutputDoesNotWaitForTheLog: the output log is created a
+// moment after the start, in the background, so a new agent's output reaches
+// the screen however long the log takes to open, its first output and
+// what follows; the log still gets every byte once it is open. The log
+// here is a FIFO, whose open blocks until a reader comes: the pane must
+// start and show its output meanwhile.
 func TestFirstOutputDoesNotWaitForTheLog(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "a1.log")
 	if err := syscall.Mkfifo(logPath, 0o600); err != nil {
@@ -59,11 +60,13 @@ func TestFirstOutputDoesNotWaitForTheLog(t *testing.T) {
 	waitFor(t, 10*time.Second, "the first output on the screen while the log is still opening", func() bool {
 		return strings.Contains(p.Term().Text(), "first-out")
 	})
-	openReader()
 	if _, err := p.Write([]byte("y\r")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the answer on the screen", func() bool { return strings.Contains(p.Term().Text(), "got-y") })
+	waitFor(t, 10*time.Second, "the answer on the screen while the log is still opening", func() bool {
+		return strings.Contains(p.Term().Text(), "got-y")
+	})
+	openReader()
 	waitDone(t, p, 10*time.Second)
 	b, err := io.ReadAll(fifo)
 	if err != nil {
@@ -89,4 +92,30 @@ func TestFloodTailReachesTheLog(t *testing.T) {
 		b, _ := os.ReadFile(logPath)
 		return strings.HasSuffix(string(b), "299999\r\n300000\r\n")
 	})
+}
+
+// TestSilentPaneStillGetsItsLog: a child that prints nothing still gets
+// its log file while it runs (the log opens a moment after the start),
+// and one that ended without a word has it too.
+func TestSilentPaneStillGetsItsLog(t *testing.T) {
+	dir := t.TempDir()
+	running := filepath.Join(dir, "a1.log")
+	p, err := panes.Start(panes.PTYSpawner{}, spec("sh", "-c", "exec sleep 100"), panes.Options{LogPath: running})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill(100 * time.Millisecond)
+	waitFor(t, 10*time.Second, "the silent pane's log file", func() bool {
+		_, err := os.Stat(running)
+		return err == nil
+	})
+	ended := filepath.Join(dir, "a2.log")
+	q, err := panes.Start(panes.PTYSpawner{}, spec("true"), panes.Options{LogPath: ended})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, q, 10*time.Second)
+	if _, err := os.Stat(ended); err != nil {
+		t.Errorf("a pane that ended without output has no log: %v", err)
+	}
 }

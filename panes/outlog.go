@@ -18,19 +18,33 @@ import (
 // reaches the pane: the child's output is still shown.
 //
 // It is written by the pane's reader goroutine (and closed by waitLoop
-// after the reader ended); its lock is for the timer of flushSoon.
+// after the reader ended); its lock is for the timer of flushSoon and the
+// file's open.
+//
+// The file is opened in the background, logOpenDelay after the start (or
+// once logBufSize bytes wait, or at the end): creating a file costs about
+// as much CPU as starting the process, and on a busy machine it competed
+// with the child's exec and with the drawing of its first output. What
+// the child prints meanwhile waits in memory; the reader waits only once
+// that holds logBufSize bytes.
 type outputLog struct {
 	mu     sync.Mutex
-	path   string
-	max    int64 // 0: no cap
-	f      *os.File
-	buf    *bufio.Writer
-	size   int64 // bytes in the current file, buffered ones included
-	rotate bool  // the file is a regular file, so it can be rotated
-	failed bool
-	onErr  func(error)
-	logger *slog.Logger
-	closed bool
+	ready  *sync.Cond // broadcast once the file is open or could not be
+	isOpen bool       // the open is over (failed or not)
+	start  sync.Once  // starts the open
+	later  *time.Timer
+	// pending is the output written before the file was open.
+	pending []byte
+	path    string
+	max     int64 // 0: no cap
+	f       *os.File
+	buf     *bufio.Writer
+	size    int64 // bytes in the current file, buffered ones included
+	rotate  bool  // the file is a regular file, so it can be rotated
+	failed  bool
+	onErr   func(error)
+	logger  *slog.Logger
+	closed  bool
 	// timer flushes what flushSoon left in the buffer; armed while it runs.
 	timer *time.Timer
 	armed bool
@@ -43,9 +57,55 @@ const logFlushDelay = 20 * time.Millisecond
 // logBufSize is how much output is gathered before a write to the file.
 const logBufSize = 64 << 10
 
-// openOutputLog opens (appending to) the log at path. A failure is
-// returned for the caller to report; the pane then runs without a log.
-func openOutputLog(path string, max int64, onErr func(error), logger *slog.Logger) (*outputLog, error) {
+// logOpenDelay is how long after its pane's start a log is opened: past
+// the moment a new agent's first output is drawn.
+const logOpenDelay = 100 * time.Millisecond
+
+// newOutputLog returns the log of path (appending to it), not open yet:
+// openSoon opens it in the background. A failure to open it is reported
+// through onErr; the pane then runs without a log.
+func newOutputLog(path string, max int64, onErr func(error), logger *slog.Logger) *outputLog {
+	l := &outputLog{path: path, max: max, onErr: onErr, logger: logger}
+	l.ready = sync.NewCond(&l.mu)
+	l.mu.Lock() // open reads it, maybe from the timer's goroutine
+	l.later = time.AfterFunc(logOpenDelay, l.openSoon)
+	l.mu.Unlock()
+	return l
+}
+
+// openSoon starts the file's open, once.
+func (l *outputLog) openSoon() {
+	l.start.Do(func() { go l.open() })
+}
+
+// open opens the file and writes to it what waited.
+func (l *outputLog) open() {
+	f, err := openLogFile(l.path)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.later.Stop()
+	l.isOpen = true
+	l.ready.Broadcast()
+	pending := l.pending
+	l.pending = nil
+	if err != nil {
+		l.failed = true
+		l.logger.Warn("the output log could not be opened; the agent's output is not logged", "path", l.path, "err", err)
+		if l.onErr != nil {
+			l.onErr(err)
+		}
+		return
+	}
+	l.f, l.buf = f, bufio.NewWriterSize(f, logBufSize)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		l.size, l.rotate = st.Size(), true
+	}
+	l.writeLocked(pending)
+	l.flushLocked()
+}
+
+// openLogFile creates (or opens, appending) the log at path.
+func openLogFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create the directory of the output log %s: %w", path, err)
 	}
@@ -53,17 +113,27 @@ func openOutputLog(path string, max int64, onErr func(error), logger *slog.Logge
 	if err != nil {
 		return nil, fmt.Errorf("open the output log: %w", err)
 	}
-	l := &outputLog{path: path, max: max, f: f, buf: bufio.NewWriterSize(f, logBufSize), onErr: onErr, logger: logger}
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		l.size, l.rotate = st.Size(), true
-	}
-	return l, nil
+	return f, nil
 }
 
-// write appends p, rotating the file at the cap.
+// write appends p, rotating the file at the cap. Before the file is open
+// p waits in memory, up to logBufSize bytes; then write waits for the
+// open.
 func (l *outputLog) write(p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	for !l.isOpen && len(l.pending) >= logBufSize {
+		l.openSoon()
+		l.ready.Wait()
+	}
+	if !l.isOpen {
+		l.pending = append(l.pending, p...)
+		return
+	}
+	l.writeLocked(p)
+}
+
+func (l *outputLog) writeLocked(p []byte) {
 	for len(p) > 0 && !l.failed {
 		n := len(p)
 		if l.max > 0 && l.rotate {
@@ -119,18 +189,23 @@ func (l *outputLog) timedFlush() {
 }
 
 func (l *outputLog) flushLocked() {
-	if l.failed {
-		return
+	if l.failed || !l.isOpen {
+		return // before the open, the output waits in pending
 	}
 	if err := l.buf.Flush(); err != nil {
 		l.fail(fmt.Errorf("write the output log: %w", err))
 	}
 }
 
-// close flushes and closes the file.
+// close flushes and closes the file; a log not open yet is opened first
+// (created, with what waited).
 func (l *outputLog) close() {
+	l.openSoon()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	for !l.isOpen {
+		l.ready.Wait()
+	}
 	l.flushLocked()
 	l.closed = true
 	if l.timer != nil {

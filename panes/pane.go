@@ -266,13 +266,14 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 		done:       make(chan struct{}),
 		inNotify:   make(chan struct{}, 1),
 	}
-	// The log is created beside the start, not before it: creating a file
-	// costs about as much as starting the process (0.6 ms, more on a busy
-	// machine), and a new agent's first output should wait for neither.
+	// The log's file is created a moment after the start, in the
+	// background: creating a file costs about as much as starting the
+	// process (0.6 ms, more on a busy machine), and a new agent's first
+	// output should wait for neither (see outputLog).
 	var logc chan *outputLog
 	if o.LogPath != "" {
 		logc = make(chan *outputLog, 1)
-		go func() { logc <- openPaneLog(o, logger) }()
+		logc <- newOutputLog(o.LogPath, o.LogMax, o.OnLogError, logger)
 	}
 	proc, err := sp.Start(spec)
 	if err != nil {
@@ -319,19 +320,6 @@ func (p *Pane) LastOutput() time.Time { return time.Unix(0, p.lastOutput.Load())
 
 // Pid is the process (and process group) id.
 func (p *Pane) Pid() int { return p.proc.Pid() }
-
-// openPaneLog opens the output log of o. A log that cannot be opened is
-// reported, not fatal: the agent is worth more than its log.
-func openPaneLog(o Options, logger *slog.Logger) *outputLog {
-	l, err := openOutputLog(o.LogPath, o.LogMax, o.OnLogError, logger)
-	if err != nil {
-		logger.Warn("the output log could not be opened; the agent's output is not logged", "path", o.LogPath, "err", err)
-		if o.OnLogError != nil {
-			o.OnLogError(err)
-		}
-	}
-	return l
-}
 
 // readLoop feeds the child's output to the terminal and the log. logc
 // delivers the log (nil: none) once it is open.
