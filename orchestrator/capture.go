@@ -11,6 +11,9 @@ import (
 // one line per row; with escapes the rows keep their colours and attributes
 // as SGR sequences; scrollback > 0 prepends up to that many history lines.
 func (e *Engine) Capture(id string, escapes bool, scrollback int) (string, error) {
+	if t, ok := e.terms.Load(id); ok {
+		return captureTerm(t.(*vterm.Terminal), escapes, scrollback), nil
+	}
 	var term *vterm.Terminal
 	err := e.doAgent(id, func(a *agent) error {
 		if term = a.term; term == nil {

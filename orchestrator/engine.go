@@ -77,6 +77,11 @@ type Engine struct {
 	awaited      chan struct{} // poked on a first output and on a keystroke's echo
 	news         chan struct{} // poked when a snapshot shows an agent's new state or a hook's status
 	snap         atomic.Pointer[Snapshot]
+	// terms maps an agent's id to its terminal once it has one (written
+	// by the reconciler wherever it sets agent.term), so a capture reads
+	// it without a turn of the reconciler, which may be busy with the very
+	// output the capture waits for.
+	terms sync.Map
 
 	finMu sync.Mutex
 	finCh chan struct{} // closed and replaced whenever an agent finishes

@@ -225,6 +225,7 @@ func (e *Engine) startedAgent(a *agent, wait func() (*panes.Pane, error), cols, 
 		return false
 	}
 	a.pane, a.term, a.pid, a.cols, a.rows = p, p.Term(), p.Pid(), cols, rows
+	e.terms.Store(a.id, a.term)
 	a.started = e.now()
 	a.limitWhy = ""
 	if a.route.try == 0 {
@@ -363,6 +364,7 @@ func (e *Engine) startPane(a *agent, argv []string, dir string, env []string, co
 func (e *Engine) failStart(a *agent, err error, cols, rows int) {
 	msg := err.Error()
 	a.term = vterm.New(cols, rows)
+	e.terms.Store(a.id, a.term)
 	_, _ = a.term.Write([]byte("\x1b[1;31magentgrid: could not start this agent\x1b[0m\r\n" + msg + "\r\n"))
 	a.cols, a.rows = cols, rows
 	if e.moveOn(a, "", "could not start: "+msg) {
