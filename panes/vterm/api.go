@@ -121,7 +121,11 @@ func (dc *DefaultColors) Get() (fg, bg color.Color) {
 }
 
 // Callbacks are called after the terminal's lock is released, from the
-// goroutine that called Write. Nil functions are skipped.
+// goroutine that called Write. Nil functions are skipped. One Write reports
+// its last title and working directory and at most one bell (a program
+// printing them in a loop costs a callback per Write, not per sequence);
+// notifications, prompt marks and clipboard writes each once, up to 256
+// callbacks a Write.
 type Callbacks struct {
 	Title      func(title string)       // OSC 0 / 2
 	Cwd        func(uri string)         // OSC 7

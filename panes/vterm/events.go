@@ -13,18 +13,39 @@ type event struct {
 }
 
 // maxPendingEvents bounds the callbacks queued by one Write so a flood of
-// BELs or titles cannot grow memory.
+// notifications or prompt marks cannot grow memory.
 const maxPendingEvents = 256
 
+// coalesced returns the pendingAt slot of an event kind reported at most
+// once per Write, or -1: only the last title and working directory count,
+// and one bell says what many do. A pane printing them in a loop then
+// costs one callback each per Write, not one per sequence.
+func coalesced(kind byte) int {
+	switch kind {
+	case 't':
+		return 0
+	case 'c':
+		return 1
+	case 'b':
+		return 2
+	}
+	return -1
+}
+
 func (t *Terminal) emit(e event) {
+	slot := coalesced(e.kind)
+	if slot >= 0 && t.pendingAt[slot] > 0 {
+		// The latest wins, where the first one stood.
+		t.events[t.pendingAt[slot]-1] = e
+		return
+	}
 	if len(t.events) >= maxPendingEvents {
 		return
 	}
-	// Consecutive bells in one Write are reported once.
-	if e.kind == 'b' && len(t.events) > 0 && t.events[len(t.events)-1].kind == 'b' {
-		return
-	}
 	t.events = append(t.events, e)
+	if slot >= 0 {
+		t.pendingAt[slot] = len(t.events)
+	}
 }
 
 func (t *Terminal) dispatch(evs []event) {

@@ -44,13 +44,11 @@ func (t *Terminal) oscDispatch() {
 		}
 		t.emit(event{kind: 'n', b: string(arg)})
 	case 777:
-		parts := bytes.SplitN(arg, []byte(";"), 3)
-		if len(parts) >= 2 && string(parts[0]) == "notify" {
-			body := ""
-			if len(parts) == 3 {
-				body = string(parts[2])
-			}
-			t.emit(event{kind: 'n', a: string(parts[1]), b: body})
+		// notify;TITLE[;BODY], cut without allocating a list of parts.
+		verb, rest, ok := bytes.Cut(arg, []byte(";"))
+		if ok && string(verb) == "notify" {
+			title, body, _ := bytes.Cut(rest, []byte(";"))
+			t.emit(event{kind: 'n', a: string(title), b: string(body)})
 		}
 	case 99:
 		t.kittyNotify(arg)

@@ -2,7 +2,10 @@ package vterm
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -126,7 +129,8 @@ func TestCallbacks(t *testing.T) {
 	term = New(20, 5, WithCallbacks(cb), WithClipboard(true))
 	term.Write([]byte("\x1b]0;zero\a\x1b]2;two\x1b\\\x1b]1;icon\a\x1b]7;file://h/tmp\a\a\a" +
 		"\x1b]9;hello\a\x1b]9;4;1;50\a\x1b]777;notify;T;B\a\x1b]99;;kitty\a\x1b]133;A\a\x1b]133;D;0\a\x1b]52;c;aGk=\a"))
-	want := []string{"title:zero", "title:two", "cwd:file://h/tmp", "bell", "notify:/hello", "notify:T/B",
+	// One Write reports its last title, where the first one stood.
+	want := []string{"title:two", "cwd:file://h/tmp", "bell", "notify:/hello", "notify:T/B",
 		"notify:kitty/", "mark:A", "mark:D", "clip:c/aGk="}
 	if len(got) != len(want) {
 		t.Fatalf("callbacks:\n got %q\nwant %q", got, want)
@@ -183,5 +187,44 @@ func TestKittyNotifyQueryIsNoNotification(t *testing.T) {
 	term.Write([]byte("\x1b]99;i=2:p=title;Done\x1b\\"))
 	if len(got) != 1 || got[0] != "Done/" {
 		t.Errorf("a titled notification: %q", got)
+	}
+}
+
+// TestCallbacksCoalesceAFlood: a program printing titles, bells and working
+// directories in a loop costs one callback of each per Write (the last
+// title and directory), not one per sequence, and the event list a Write
+// used is reused by the next.
+func TestCallbacksCoalesceAFlood(t *testing.T) {
+	var titles, cwds []string
+	bells, notices := 0, 0
+	term := New(20, 5, WithCallbacks(Callbacks{
+		Title:  func(s string) { titles = append(titles, s) },
+		Cwd:    func(s string) { cwds = append(cwds, s) },
+		Bell:   func() { bells++ },
+		Notify: func(_, _ string) { notices++ },
+	}))
+	var flood strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&flood, "\x1b]2;title %d\a\a\x1b]7;file://h/%d\ax\a\x1b]9;n %d\a", i, i, i)
+	}
+	for w := range 3 {
+		titles, cwds, bells, notices = nil, nil, 0, 0
+		term.Write([]byte(flood.String()))
+		if !slices.Equal(titles, []string{"title 199"}) || !slices.Equal(cwds, []string{"file://h/199"}) || bells != 1 {
+			t.Fatalf("write %d: titles %q, cwds %q, %d bells; want the last title and cwd and one bell", w, titles, cwds, bells)
+		}
+		// Notifications are each reported (up to the bound of a Write).
+		if notices != 200 {
+			t.Fatalf("write %d: %d notifications, want 200", w, notices)
+		}
+	}
+	if term.Title() != "title 199" {
+		t.Fatalf("title %q", term.Title())
+	}
+	// One-letter notifications need no string of their own: a Write of
+	// them allocates nothing once the first gave its list back.
+	burst := []byte(strings.Repeat("\x1b]9;n\a", 200))
+	if allocs := testing.AllocsPerRun(20, func() { term.Write(burst) }); allocs >= 1 {
+		t.Fatalf("a Write of 200 notifications allocated %v times", allocs)
 	}
 }

@@ -68,7 +68,13 @@ type Terminal struct {
 
 	seq    uint64
 	events []event
-	reply  *replyQueue
+	// spareEvents is the list a dispatched Write gave back, so a pane
+	// printing titles or bells in a loop does not allocate one per Write.
+	spareEvents []event
+	// pendingAt holds, per coalesced kind (title, cwd, bell), 1 + its
+	// index in events, or 0.
+	pendingAt [3]int
+	reply     *replyQueue
 
 	scratch  []byte
 	mergeBuf []byte
@@ -143,11 +149,18 @@ func (t *Terminal) Write(p []byte) (int, error) {
 	var evs []event
 	if len(t.events) > 0 {
 		evs = t.events
-		t.events = nil
+		t.events, t.spareEvents = t.spareEvents, nil
+		t.pendingAt = [3]int{}
 	}
 	t.mu.Unlock()
 	if evs != nil {
 		t.dispatch(evs)
+		clear(evs) // drop the strings
+		t.mu.Lock()
+		if t.spareEvents == nil {
+			t.spareEvents = evs[:0]
+		}
+		t.mu.Unlock()
 	}
 	return len(p), nil
 }
