@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -15,9 +16,14 @@ func init() {
 	registerFault(faultPart{Name: "floods", Run: runFloodsFault})
 }
 
-// ffFloodFor is how long each flood lasts (the engine test runs the same
-// floods for 3 s each).
-const ffFloodFor = 30 * time.Second
+// ffFloodFor is how long each flood lasts in all (the engine test runs the
+// same floods for 3 s each), in ffCycles floods of equal length: each
+// cycle starts the flooding pane, types beside it and closes it, so that
+// the close is a median of ffCycles samples, not one.
+const (
+	ffFloodFor = 30 * time.Second
+	ffCycles   = 5
+)
 
 // ffFloods are shell loops printing terminal titles, desktop notifications,
 // bells, or all three, as fast as sh can.
@@ -36,14 +42,15 @@ func ffScript(body string) string {
 type ffResult struct {
 	peakRSS float64 // MB, sampled every 100 ms during the flood
 	echo    wbFlood
-	close   float64 // ms for the close command to return
+	closes  []float64 // ms for the close command to return, one per cycle
 }
 
-// runFloodsFault runs each flood in one pane for ffFloodFor while typing in
-// the main view (agentgrid) or the first pane (tmux), and reports the
-// peak RSS of agentgrid's process beside the tmux server's, the echo
-// latency of what is typed (the probe of the workbench flood), and how long
-// closing the flooding pane takes (`agentgrid close` vs `tmux kill-pane`).
+// runFloodsFault runs each flood in one pane for ffFloodFor (in ffCycles
+// cycles) while typing in the main view (agentgrid) or the first pane
+// (tmux), and reports the peak RSS of agentgrid's process beside the tmux
+// server's, the echo latency of what is typed (the probe of the workbench
+// flood), and how long closing the flooding pane takes (`agentgrid close`
+// vs `tmux kill-pane`, the median of the cycles' closes).
 func runFloodsFault(o benchOptions) ([]benchRow, error) {
 	e, err := newWBEnv(os.Stderr)
 	if err != nil {
@@ -85,15 +92,21 @@ func runFloodsFault(o benchOptions) ([]benchRow, error) {
 		name := fmt.Sprintf("%s flood %v", fl.name, ffFloodFor)
 		rss := benchRow{Metric: name + ": peak RSS", Agentgrid: cell(agErr, ag.peakRSS, "MB"), Tmux: cell(tmErr, tm.peakRSS, "MB")}
 		echoRow := benchRow{Metric: name + ": main-view echo p50 / p99", Agentgrid: echo(agErr, ag), Tmux: echo(tmErr, tm)}
-		closeRow := benchRow{Metric: name + ": close the flooding pane", Agentgrid: cell(agErr, ag.close, "ms"), Tmux: cell(tmErr, tm.close, "ms")}
+		closes := func(err error, r ffResult) string {
+			if err != nil || len(r.closes) == 0 {
+				return ""
+			}
+			return fmt.Sprintf("%s (max %s)", wbCell(median(r.closes), "ms"), wbCell(slices.Max(r.closes), "ms"))
+		}
+		closeRow := benchRow{Metric: name + ": close the flooding pane", Agentgrid: closes(agErr, ag), Tmux: closes(tmErr, tm)}
 		if agErr == nil && tmErr == nil {
 			rss.Ratio = ratio(ag.peakRSS, tm.peakRSS)
 			echoRow.Ratio = ratio(wbPercentile(ag.echo.echo, 99), wbPercentile(tm.echo.echo, 99)) + " (p99)"
-			closeRow.Ratio = ratio(ag.close, tm.close)
+			closeRow.Ratio = ratio(median(ag.closes), median(tm.closes)) + " (median)"
 		}
 		rows = append(rows, rss, echoRow, closeRow)
 	}
-	fmt.Fprintf(os.Stderr, "faults: floods: RSS is agentgrid's process vs the tmux server's; echo is typed in the main view (tmux: the first pane) and seen on the outer screen; close is `agentgrid close` vs `tmux kill-pane`, to the command's exit\n")
+	fmt.Fprintf(os.Stderr, "faults: floods: RSS is agentgrid's process vs the tmux server's; echo is typed in the main view (tmux: the first pane) and seen on the outer screen; close is `agentgrid close` vs `tmux kill-pane`, to the command's exit, the median (and the slowest) of %d floods of %v, each closed at its end\n", ffCycles, ffFloodFor/ffCycles)
 	return rows, firstErr
 }
 
@@ -108,18 +121,22 @@ func ffSampleRSS(pid int, stop *atomic.Bool, peak *float64, done chan<- struct{}
 	}
 }
 
-// ffMeasure types into term for ffFloodFor while sampling pid's RSS.
-func ffMeasure(term *wbTerminal, pid int) ffResult {
-	var r ffResult
+// ffMeasure types into term for one cycle while sampling pid's RSS, and
+// adds what it saw to r.
+func ffMeasure(term *wbTerminal, pid int, r *ffResult) {
 	var stop atomic.Bool
+	var peak float64
+	var echo wbFlood
 	sampled, probed := make(chan struct{}), make(chan struct{})
-	go ffSampleRSS(pid, &stop, &r.peakRSS, sampled)
-	go func() { wbProbeEchoes(term, &stop, &r.echo); close(probed) }()
-	time.Sleep(ffFloodFor)
+	go ffSampleRSS(pid, &stop, &peak, sampled)
+	go func() { wbProbeEchoes(term, &stop, &echo); close(probed) }()
+	time.Sleep(ffFloodFor / ffCycles)
 	stop.Store(true)
 	<-probed
 	<-sampled
-	return r
+	r.peakRSS = max(r.peakRSS, peak)
+	r.echo.echo = append(r.echo.echo, echo.echo...)
+	r.echo.missed += echo.missed
 }
 
 func (e *wbEnv) floodSignalsAgentgrid(script string) (ffResult, error) {
@@ -128,19 +145,22 @@ func (e *wbEnv) floodSignalsAgentgrid(script string) (ffResult, error) {
 		return ffResult{}, err
 	}
 	defer s.close()
-	ctx, cancel := wbCall()
-	a, err := s.client.Spawn(ctx, control.SpawnParams{Title: "flood", Argv: []string{"sh", "-c", script}})
-	cancel()
-	if err != nil {
-		return ffResult{}, err
-	}
 	e.logf("agentgrid: flooding for %v", ffFloodFor)
-	r := ffMeasure(s.term, s.pid())
-	d, err := fcTime(e.env, e.bin, "close", "--socket", s.client.Path(), a.ID)
-	if err != nil {
-		return r, err
+	var r ffResult
+	for i := range ffCycles {
+		ctx, cancel := wbCall()
+		a, err := s.client.Spawn(ctx, control.SpawnParams{Title: fmt.Sprintf("flood-%d", i+1), Argv: []string{"sh", "-c", script}})
+		cancel()
+		if err != nil {
+			return r, err
+		}
+		ffMeasure(s.term, s.pid(), &r)
+		d, err := fcTime(e.env, e.bin, "close", "--socket", s.client.Path(), a.ID)
+		if err != nil {
+			return r, err
+		}
+		r.closes = append(r.closes, wbMS(d))
 	}
-	r.close = wbMS(d)
 	return r, nil
 }
 
@@ -150,21 +170,24 @@ func (e *wbEnv) floodSignalsTmux(script string) (ffResult, error) {
 		return ffResult{}, err
 	}
 	defer s.close()
-	out, err := s.ctl.run("split-window -d -h -P -F '#{pane_id}' " + wbTmuxQuote(script))
-	if err != nil || len(out) == 0 {
-		return ffResult{}, fmt.Errorf("split-window: %v", err)
-	}
-	pane := strings.TrimSpace(out[0])
 	pids, err := s.pids()
 	if err != nil {
 		return ffResult{}, err
 	}
 	e.logf("tmux: flooding for %v", ffFloodFor)
-	r := ffMeasure(s.term, pids[0])
-	d, err := fcTime(e.env, "tmux", "-L", s.server, "-f", "/dev/null", "kill-pane", "-t", pane)
-	if err != nil {
-		return r, err
+	var r ffResult
+	for range ffCycles {
+		out, err := s.ctl.run("split-window -d -h -P -F '#{pane_id}' " + wbTmuxQuote(script))
+		if err != nil || len(out) == 0 {
+			return r, fmt.Errorf("split-window: %v", err)
+		}
+		pane := strings.TrimSpace(out[0])
+		ffMeasure(s.term, pids[0], &r)
+		d, err := fcTime(e.env, "tmux", "-L", s.server, "-f", "/dev/null", "kill-pane", "-t", pane)
+		if err != nil {
+			return r, err
+		}
+		r.closes = append(r.closes, wbMS(d))
 	}
-	r.close = wbMS(d)
 	return r, nil
 }
