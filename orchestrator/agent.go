@@ -93,6 +93,9 @@ type agent struct {
 	lastTitle, lastBell, lastNotice time.Time
 	throttle                        Timer
 	throttleAt                      time.Time
+	// bellEvery and noticeEvery are the current intervals of bells and
+	// notifications (0: noticeInterval), longer while they come in a flood.
+	bellEvery, noticeEvery time.Duration
 }
 
 // Caps on texts from children and hooks, applied by oneline.Sanitize

@@ -1,10 +1,12 @@
 package orchestrator
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/panes/panestest"
@@ -148,6 +150,80 @@ func TestTimeRulesOnAFakeClock(t *testing.T) {
 			}
 			r.clock.Advance(titleInterval)
 			waitAgent(r.t, r.e, a.ID, "the second title", func(in control.AgentInfo) bool { return in.Title == "two" })
+		}},
+		{"a flood of notifications is paced ever slower, showing the newest and how many came", func(r *ruleRig) {
+			a := spawn(r.t, r.e, "x")
+			why := func(want, what string) {
+				r.t.Helper()
+				waitAgent(r.t, r.e, a.ID, what, func(in control.AgentInfo) bool { return in.Why == want })
+			}
+			r.proc(0).Output("\x1b]9;n0\x07")
+			why("notification: n0", "the first notification, at once")
+			r.proc(0).Output("\x1b]9;n1\x07\x1b]9;n2\x07")
+			// Each one that waited for its turn doubles the next wait, up to
+			// maxNoticeInterval: 0.5 s, 1 s, 2 s, 4 s, 8 s, 8 s.
+			at, every := time.Duration(0), noticeInterval
+			at += every
+			r.timerAt(at, "the second notification's turn")
+			r.clock.Advance(every)
+			last := "2 notifications: n2"
+			why(last, "the newest of the two held back, with their count")
+			for i := 3; i <= 7; i++ {
+				every = min(2*every, maxNoticeInterval)
+				r.proc(0).Output(fmt.Sprintf("\x1b]9;n%d\x07", i))
+				at += every
+				r.timerAt(at, fmt.Sprintf("notification %d's turn, %v after the last", i, every))
+				r.clock.Advance(every - time.Millisecond)
+				if in, _ := r.e.Agent(a.ID); in.Why != last {
+					r.t.Fatalf("notification %d came before its turn: %q", i, in.Why)
+				}
+				r.clock.Advance(time.Millisecond)
+				last = fmt.Sprintf("notification: n%d", i)
+				why(last, fmt.Sprintf("notification %d", i))
+			}
+			if every != maxNoticeInterval {
+				r.t.Fatalf("the interval reached %v, want the cap %v", every, maxNoticeInterval)
+			}
+			// After a quiet while the next one is shown at once again.
+			r.clock.Advance(2 * maxNoticeInterval)
+			r.proc(0).Output("\x1b]9;later\x07")
+			why("notification: later", "a notification after a quiet while, at once")
+		}},
+		{"a flood of bells is paced ever slower too", func(r *ruleRig) {
+			a := spawn(r.t, r.e, "x")
+			bells, stop := r.e.Bus().Subscribe(16)
+			defer stop()
+			// rang waits for the engine's next bell event and checks it came
+			// at t0+d.
+			rang := func(d time.Duration) {
+				r.t.Helper()
+				for {
+					select {
+					case ev := <-bells:
+						if ev.Type != hooks.EventBell || ev.Agent == nil || ev.Agent.ID != a.ID {
+							continue
+						}
+						if !ev.Time.Equal(r.t0.Add(d)) {
+							r.t.Fatalf("a bell handled at %v, want %v", ev.Time.Sub(r.t0), d)
+						}
+						return
+					case <-time.After(15 * time.Second):
+						r.t.Fatalf("no bell handled at %v", d)
+					}
+				}
+			}
+			r.state(a.ID, agentstate.Running, "running")
+			r.proc(0).Output("\x07")
+			rang(0)
+			at, every := time.Duration(0), noticeInterval
+			for i := range 3 {
+				r.proc(0).Output("\x07")
+				at += every
+				r.timerAt(at, fmt.Sprintf("bell %d's turn", i+2))
+				r.clock.Advance(every)
+				rang(at)
+				every *= 2
+			}
 		}},
 		{"a finished pane lingers for finished_linger while another waits", func(r *ruleRig) {
 			r.e.Resize(24, 5) // capacity 1

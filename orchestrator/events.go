@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/agentgrid/agentgrid/config"
@@ -37,15 +38,21 @@ func (e *Engine) onNotice(a *agent, why string) {
 	e.apply(a, evidence{Kind: evTerminal, Time: e.now(), Why: why})
 }
 
-// noticeWhy is the state reason an OSC 9/777/99 notification gives.
-func noticeWhy(title, body string) string {
+// noticesWhy is the state reason n OSC 9/777/99 notifications give, the
+// last of them with title and body: its text, and how many came when
+// they came in a burst.
+func noticesWhy(title, body string, n int) string {
+	what := "notification"
+	if n > 1 {
+		what = strconv.Itoa(n) + " notifications"
+	}
 	switch {
 	case body != "":
-		return "notification: " + body
+		return what + ": " + body
 	case title != "":
-		return "notification: " + title
+		return what + ": " + title
 	}
-	return "notification"
+	return what
 }
 
 // releasePermit gives back the limit slot a's process held, if any.

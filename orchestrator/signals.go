@@ -19,12 +19,17 @@ import (
 // Titles, bells and notifications are also rate-limited per agent and kind:
 // the first is handled at once, later ones at most once per interval (the
 // latest wins). Each one rebuilds the snapshot and may run hook handlers,
-// and faster than this nobody can read them anyway. The rate limit runs on
-// the wall clock, not the engine's Clock: like cmdTimeout it protects the
-// session, whatever time the engine's rules are told it is.
+// and faster than this nobody can read them anyway. Bells and
+// notifications turn the agent waiting and may ring and notify the outer
+// terminal, so while they keep coming (each one held back for its
+// interval) the interval doubles, up to maxNoticeInterval: a pane
+// notifying in a loop shows as waiting on its newest notification, with
+// how many came, a few times a minute, not twice a second. One that comes
+// after a quiet interval starts again at noticeInterval.
 const (
-	titleInterval  = 50 * time.Millisecond
-	noticeInterval = 500 * time.Millisecond
+	titleInterval     = 50 * time.Millisecond
+	noticeInterval    = 500 * time.Millisecond
+	maxNoticeInterval = 8 * time.Second
 )
 
 // signalKind is a set of pending reports.
@@ -63,6 +68,9 @@ type paneSignals struct {
 	title       string
 	noticeTitle string
 	noticeBody  string
+	// notices counts the notifications the pending one stands for (it
+	// and those it replaced).
+	notices int
 }
 
 // signalSet is a copy of an agent's pending reports, taken by the reconciler.
@@ -71,6 +79,7 @@ type signalSet struct {
 	code                           int
 	err                            error
 	title, noticeTitle, noticeBody string
+	notices                        int
 }
 
 // signalBoard is the engine's list of agents with pending reports.
@@ -147,6 +156,7 @@ func (e *Engine) postTitle(a *agent, title string) {
 func (e *Engine) postNotice(a *agent, title, body string) {
 	e.post(a, sigNotice, func(s *paneSignals) {
 		s.noticeTitle, s.noticeBody = capBytes(title, maxSignalText), capBytes(body, maxSignalText)
+		s.notices++
 	})
 }
 
@@ -162,9 +172,9 @@ func capBytes(s string, n int) string {
 func (s *paneSignals) take() signalSet {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := signalSet{kinds: s.pending, code: s.code, err: s.err, title: s.title, noticeTitle: s.noticeTitle, noticeBody: s.noticeBody}
+	out := signalSet{kinds: s.pending, code: s.code, err: s.err, title: s.title, noticeTitle: s.noticeTitle, noticeBody: s.noticeBody, notices: s.notices}
 	s.pending, s.queued = 0, false
-	s.err, s.title, s.noticeTitle, s.noticeBody = nil, "", "", ""
+	s.err, s.title, s.noticeTitle, s.noticeBody, s.notices = nil, "", "", "", 0
 	return out
 }
 
@@ -177,8 +187,11 @@ func (s *paneSignals) putBack(set signalSet) bool {
 	if set.kinds&sigTitle != 0 && s.pending&sigTitle == 0 {
 		s.title = set.title
 	}
-	if set.kinds&sigNotice != 0 && s.pending&sigNotice == 0 {
-		s.noticeTitle, s.noticeBody = set.noticeTitle, set.noticeBody
+	if set.kinds&sigNotice != 0 {
+		if s.pending&sigNotice == 0 {
+			s.noticeTitle, s.noticeBody = set.noticeTitle, set.noticeBody
+		}
+		s.notices += set.notices
 	}
 	s.pending |= set.kinds
 	was := s.parked
@@ -253,16 +266,18 @@ func (e *Engine) handleSignals(a *agent, set signalSet) {
 	} else {
 		later.title = set.title
 	}
-	if ready(sigBell, a.lastBell, noticeInterval) {
+	if ready(sigBell, a.lastBell, every(a.bellEvery)) {
+		a.bellEvery = backOff(a.bellEvery, a.lastBell, now)
 		a.lastBell = now
 		e.onNotice(a, "terminal bell")
 	}
-	if ready(sigNotice, a.lastNotice, noticeInterval) {
+	if ready(sigNotice, a.lastNotice, every(a.noticeEvery)) {
+		a.noticeEvery = backOff(a.noticeEvery, a.lastNotice, now)
 		a.lastNotice = now
-		e.onNotice(a, noticeWhy(set.noticeTitle, set.noticeBody))
+		e.onNotice(a, noticesWhy(set.noticeTitle, set.noticeBody, set.notices))
 		e.onPaneNotice(a, set.noticeTitle, set.noticeBody)
 	} else {
-		later.noticeTitle, later.noticeBody = set.noticeTitle, set.noticeBody
+		later.noticeTitle, later.noticeBody, later.notices = set.noticeTitle, set.noticeBody, set.notices
 	}
 	if set.kinds&sigExit != 0 {
 		// The last title stays; bells and notifications say nothing once
@@ -280,6 +295,27 @@ func (e *Engine) handleSignals(a *agent, set signalSet) {
 			e.armThrottle(a, due)
 		}
 	}
+}
+
+// every is a bell's or notification's current interval.
+func every(d time.Duration) time.Duration {
+	if d == 0 {
+		return noticeInterval
+	}
+	return d
+}
+
+// backOff is the interval after a bell or notification handled at now,
+// the last one having been handled at last with interval cur: twice cur
+// (up to maxNoticeInterval) when this one is less than two intervals
+// after the last (it waited for its turn, or nearly had to), else
+// noticeInterval.
+func backOff(cur time.Duration, last, now time.Time) time.Duration {
+	cur = every(cur)
+	if last.IsZero() || now.Sub(last) >= 2*cur {
+		return noticeInterval
+	}
+	return min(2*cur, maxNoticeInterval)
 }
 
 // armThrottle wakes the engine for a's parked reports at due.
