@@ -124,6 +124,12 @@ func ffSampleRSS(pid int, stop *atomic.Bool, peak *float64, done chan<- struct{}
 // ffMeasure types into term for one cycle while sampling pid's RSS, and
 // adds what it saw to r.
 func ffMeasure(term *wbTerminal, pid int, r *ffResult) {
+	// The probe starts from an empty line: ctrl+u empties what the last
+	// cycle typed (not timed).
+	_ = term.typeKeys("\x15")
+	if err := term.waitScreen(5*time.Second, func(sc string) bool { return wbPromptLine(sc) == "" }); err != nil {
+		r.echo.missed++
+	}
 	var stop atomic.Bool
 	var peak float64
 	var echo wbFlood
