@@ -144,6 +144,8 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 	defer cancel()
 	stop := context.AfterFunc(h.ctx, cancel)
 	defer stop()
+	// Keystrokes wake their reader at once, however busy floods keep Go.
+	s.WakeOnInput(ctx)
 
 	pr, pw := io.Pipe()
 	var prog atomic.Pointer[termrt.Program]

@@ -81,6 +81,9 @@ type AttachStream struct {
 	// writeTimeout bounds each write: a client that stops reading is
 	// dropped rather than holding the writer forever (0: none).
 	writeTimeout time.Duration
+	// shutRead, once reads wait in poll(2) (WakeOnInput), shuts the
+	// reading side: closing the socket alone would not wake the poll.
+	shutRead func()
 }
 
 // NewAttachStream wraps c; r, when not nil, holds bytes already read from c.
@@ -132,7 +135,7 @@ func (s *AttachStream) WriteFrame(typ byte, payload []byte) error {
 	if err != nil {
 		// A client that stopped reading for writeTimeout, or is gone: hang
 		// up, so that both ends learn it and the client is let go.
-		_ = s.c.Close()
+		_ = s.Close()
 	}
 	return err
 }
@@ -163,7 +166,12 @@ func ParseResize(p []byte) (cols, rows int, ok bool) {
 }
 
 // Close hangs up.
-func (s *AttachStream) Close() error { return s.c.Close() }
+func (s *AttachStream) Close() error {
+	if s.shutRead != nil {
+		s.shutRead()
+	}
+	return s.c.Close()
+}
 
 // isAttach reports whether line is a session.attach request, cheaply: the
 // full checks run when it is handled.
