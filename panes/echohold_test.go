@@ -1,8 +1,12 @@
 package panes
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -205,4 +209,47 @@ func readerQueuedForSlot() bool {
 		}
 	}
 	return false
+}
+
+// TestFloodReadTakesWhatIsWaiting: a flooding pane holding a flood slot
+// takes everything its child has already written, not one PTY read of at
+// most 4 KiB, and stops once there is nothing more instead of waiting. The
+// child (a real sh in a real PTY) writes 10,000 bytes, then signals it is
+// done through a file and sleeps.
+func TestFloodReadTakesWhatIsWaiting(t *testing.T) {
+	resetEchoHold(t)
+	done := filepath.Join(t.TempDir(), "written")
+	script := fmt.Sprintf("i=0; while [ $i -lt 100 ]; do printf '%%0100d' 0; i=$((i+1)); done; : > %s; exec sleep 30", done)
+	proc, err := PTYSpawner{}.Start(StartSpec{Argv: []string{"/bin/sh", "-c", script}, Cols: 80, Rows: 24, Env: []string{"PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = proc.Signal(syscall.SIGKILL)
+		_, _ = proc.Wait()
+		_ = proc.Close()
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the child did not finish writing within 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p := &Pane{proc: proc}
+	buf := make([]byte, 64<<10)
+	n := p.readMore(buf)
+	if n != 10000 {
+		t.Fatalf("read %d bytes of the 10000 waiting in the PTY, want all of them", n)
+	}
+	if strings.Trim(string(buf[:n]), "0") != "" {
+		t.Fatalf("read bytes that are not the child's output: %q", buf[:min(n, 64)])
+	}
+	// Nothing more is waiting: it returns at once with nothing.
+	if m := p.readMore(buf); m != 0 {
+		t.Fatalf("read %d more bytes after the child stopped writing", m)
+	}
 }

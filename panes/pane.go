@@ -174,6 +174,34 @@ const (
 	ptyFill  = 4<<10 - 1
 )
 
+// readMore fills b with output the child has already written, without
+// waiting for more: one read after another until the PTY has nothing,
+// b is full, or another pane's echo hold begins. A flooding pane calls it
+// while it holds a flood slot. Taking a flood in reads of 32 KiB instead
+// of the PTY's 4 KiB cut the flood slots' hand-overs eightfold, and with
+// them the goroutine wake-ups that kept every Go processor and both CPUs
+// busy: under an 8-pane flood, keystroke to echo went from 1.2-1.6x tmux's
+// 99th percentile to 0.76-0.80x, the floods draining 5-20 % slower
+// (bench/workbench flood, three alternating runs each).
+func (p *Pane) readMore(b []byte) int {
+	r, ok := p.proc.(readyReader)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for n < len(b) {
+		if bulkHoldFor.Load() != p && bulkHold.Load() > time.Now().UnixNano() {
+			break
+		}
+		m := r.ReadReady(b[n:])
+		if m <= 0 {
+			break
+		}
+		n += m
+	}
+	return n
+}
+
 // ErrExited is returned by Write once the process has exited.
 var ErrExited = errors.New("the process has exited")
 
@@ -349,13 +377,18 @@ func (p *Pane) readLoop(logc <-chan *outputLog) {
 			}
 			largest = max(largest, n)
 			wasFull = n >= max(min(largest, ptyFill), fullRead)
-			chunk := buf[:n]
 			bulk := n == len(buf) || burst >= bulkBurst
 			if bulk {
 				p.takeFloodSlot()
+				// Holding the slot, take what else the child wrote meanwhile
+				// and parse it all at once.
+				more := p.readMore(buf[n:])
+				n += more
+				burst += more
 			} else {
 				p.endEchoHold()
 			}
+			chunk := buf[:n]
 			_, _ = p.term.Write(chunk)
 			if bulk {
 				<-bulkTokens

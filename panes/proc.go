@@ -166,6 +166,7 @@ func isExecutable(p string) bool {
 // ptyProc is a Proc backed by a real process and PTY.
 type ptyProc struct {
 	f    *os.File
+	rc   syscall.RawConn // f's, for ReadReady
 	cmd  *exec.Cmd
 	done chan struct{}
 	code int
@@ -194,7 +195,33 @@ func (p *ptyProc) wait() {
 
 func (p *ptyProc) Read(b []byte) (int, error)  { return p.f.Read(b) }
 func (p *ptyProc) Write(b []byte) (int, error) { return p.f.Write(b) }
-func (p *ptyProc) Pid() int                    { return p.cmd.Process.Pid }
+
+// readyReader is a Proc that can read without waiting.
+type readyReader interface {
+	// ReadReady reads what the child has already written into b, without
+	// waiting: 0 when there is nothing (or an error, which the next Read
+	// reports).
+	ReadReady(b []byte) int
+}
+
+func (p *ptyProc) ReadReady(b []byte) int {
+	if p.rc == nil { // only the pane's reader calls this
+		rc, err := p.f.SyscallConn()
+		if err != nil {
+			return 0
+		}
+		p.rc = rc
+	}
+	n := 0
+	_ = p.rc.Read(func(fd uintptr) bool {
+		if m, rerr := syscall.Read(int(fd), b); rerr == nil && m > 0 {
+			n = m
+		}
+		return true // one attempt: never wait here
+	})
+	return n
+}
+func (p *ptyProc) Pid() int { return p.cmd.Process.Pid }
 
 func (p *ptyProc) Wait() (int, error) {
 	<-p.done
