@@ -50,9 +50,11 @@ func FloodSlots() int { return cap(bulkTokens) }
 // and pipes only from its background monitor, every 10 ms: a keystroke
 // from an attached terminal sat unread in the session's socket for up to
 // that long (traced under an 8-pane flood: the client's write to the
-// server's read was most of the tail of keystroke to echo). The spare
-// processor sleeps in Go's poller and takes the keystroke the moment it
-// arrives; it parses nothing, so floods get no more CPU than before.
+// server's read was most of the tail of keystroke to echo). The session
+// reads keys in a thread blocked in poll(2) instead (see
+// control.AttachStream.WakeOnInput); the spare processor is the one that
+// thread finds free when the kernel wakes it. It parses nothing, so
+// floods get no more CPU than before.
 func KeepAProcForInput() {
 	if n := FloodSlots() + 1; runtime.GOMAXPROCS(0) < n {
 		runtime.GOMAXPROCS(n)
