@@ -158,7 +158,11 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 		for {
 			typ, payload, err := s.ReadFrame(buf)
 			if err != nil {
-				left.Store(true)
+				// Once ctx ended the reads were shut here (WakeOnInput):
+				// the client did not leave, it is being let go.
+				if ctx.Err() == nil {
+					left.Store(true)
+				}
 				return
 			}
 			buf = payload[:0]
