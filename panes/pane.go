@@ -180,11 +180,12 @@ const (
 // waiting for more: one read after another until the PTY has nothing,
 // b is full, or another pane's echo hold begins. A flooding pane calls it
 // while it holds a flood slot. Taking a flood in reads of 32 KiB instead
-// of the PTY's 4 KiB cut the flood slots' hand-overs eightfold, and with
+// of the PTY's 4 KiB cuts the flood slots' hand-overs eightfold, and with
 // them the goroutine wake-ups that kept every Go processor and both CPUs
-// busy: under an 8-pane flood, keystroke to echo went from 1.2-1.6x tmux's
-// 99th percentile to 0.76-0.80x, the floods draining 5-20 % slower
-// (bench/workbench flood, three alternating runs each).
+// busy: under an 8-pane flood, keystroke to echo p99 went from 1.3-1.7x
+// tmux's to 0.7-1.2x (together with control.AttachStream.WakeOnInput),
+// the floods draining about 8 % slower (bench workbench flood, three
+// alternating runs each).
 func (p *Pane) readMore(b []byte) int {
 	r, ok := p.proc.(readyReader)
 	if !ok {
@@ -256,7 +257,7 @@ type Pane struct {
 	opts   Options
 	logger *slog.Logger
 
-	log *outputLog // nil: no log, or it could not be opened
+	log *outputLog // nil: no log asked for (one that cannot be opened reports it and drops output)
 
 	lastOutput atomic.Int64 // unix nanoseconds
 	readerDone chan struct{}
@@ -300,17 +301,13 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 	// background: creating a file costs about as much as starting the
 	// process (0.6 ms, more on a busy machine), and a new agent's first
 	// output should wait for neither (see outputLog).
-	var logc chan *outputLog
 	if o.LogPath != "" {
-		logc = make(chan *outputLog, 1)
-		logc <- newOutputLog(o.LogPath, o.LogMax, o.OnLogError, logger)
+		p.log = newOutputLog(o.LogPath, o.LogMax, o.OnLogError, logger)
 	}
 	proc, err := sp.Start(spec)
 	if err != nil {
-		if logc != nil {
-			if l := <-logc; l != nil {
-				l.close()
-			}
+		if p.log != nil {
+			p.log.close()
 		}
 		return nil, err
 	}
@@ -323,7 +320,7 @@ func Start(sp Spawner, spec StartSpec, o Options) (*Pane, error) {
 		vterm.WithDefaultColors(o.Colors),
 	)
 	p.lastOutput.Store(o.Now().UnixNano())
-	go p.readLoop(logc)
+	go p.readLoop()
 	go p.writeLoop()
 	go p.waitLoop()
 	return p, nil
@@ -351,15 +348,10 @@ func (p *Pane) LastOutput() time.Time { return time.Unix(0, p.lastOutput.Load())
 // Pid is the process (and process group) id.
 func (p *Pane) Pid() int { return p.proc.Pid() }
 
-// readLoop feeds the child's output to the terminal and the log. logc
-// delivers the log (nil: none) once it is open.
-func (p *Pane) readLoop(logc <-chan *outputLog) {
+// readLoop feeds the child's output to the terminal and the log (nil:
+// none; waitLoop closes it once the reader is done).
+func (p *Pane) readLoop() {
 	defer close(p.readerDone)
-	defer func() {
-		if logc != nil {
-			p.log = <-logc // the exit path closes it
-		}
-	}()
 	buf := make([]byte, readBufSize)
 	// burst counts the bytes of output read back to back: each read
 	// returning within burstGap of the previous chunk's end, or after a
@@ -399,11 +391,8 @@ func (p *Pane) readLoop(logc <-chan *outputLog) {
 			if p.opts.OnOutput != nil {
 				p.opts.OnOutput()
 			}
-			// The log comes after the screen, so that neither the first
-			// output (the log may still be opening) nor an echo waits for it.
-			if logc != nil {
-				p.log, logc = <-logc, nil
-			}
+			// The log comes after the screen, so that an echo never waits
+			// for it.
 			if p.log != nil {
 				p.log.write(chunk)
 				if bulk {

@@ -221,6 +221,7 @@ func (p *ptyProc) ReadReady(b []byte) int {
 	})
 	return n
 }
+
 func (p *ptyProc) Pid() int { return p.cmd.Process.Pid }
 
 func (p *ptyProc) Wait() (int, error) {
