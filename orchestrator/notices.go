@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentcli/registry"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -262,8 +263,9 @@ func (b *noticeBoard) shown(parent string) []control.Notice {
 	return slices.Clone(q.notices[first:])
 }
 
-// viaEvents is how a notice read through agent.events was delivered.
-const viaEvents = "agent_events"
+// viaEvents is how a notice read through agent.events was delivered: by
+// the MCP tool of that name.
+const viaEvents = config.ToolEvents
 
 // eventsRead is what agent.events may hand a parent's reader.
 type eventsRead struct {
