@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,19 +22,7 @@ import (
 // focused before.
 func TestKeysAfterFocusOnAgentTheFrameHasNotShownYet(t *testing.T) {
 	cfg := config.Default()
-	eng, err := orchestrator.New(cfg, orchestrator.Options{Session: "focuslag", StateDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.Start(context.Background(), []string{"/bin/cat"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = eng.Shutdown(ctx)
-	})
-	eng.Resize(100, 29)
+	eng := realEngine(t, cfg, "focuslag", 100, 29)
 	m := newModel(eng, cfg, testStyles(), time.Now)
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	m.Update(teaWindowSize(100, 30))

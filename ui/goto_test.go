@@ -15,12 +15,11 @@ import (
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
-// engineModel runs a real engine (main: cat) with n agents (sh running
-// cat) under a model of w x h, whose timers are recorded in ticks.
-func engineModel(t *testing.T, w, h, n int) (*Model, *orchestrator.Engine, *[]func() tea.Msg) {
+// realEngine starts the real engine of session with /bin/cat in the main
+// view, sized cols x rows, and shuts it down when the test ends.
+func realEngine(t *testing.T, cfg config.Config, session string, cols, rows int) *orchestrator.Engine {
 	t.Helper()
-	cfg := config.Default()
-	eng, err := orchestrator.New(cfg, orchestrator.Options{Session: "goto", StateDir: t.TempDir()})
+	eng, err := orchestrator.New(cfg, orchestrator.Options{Session: session, StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +31,16 @@ func engineModel(t *testing.T, w, h, n int) (*Model, *orchestrator.Engine, *[]fu
 		defer cancel()
 		_ = eng.Shutdown(ctx)
 	})
-	eng.Resize(w, h-1)
+	eng.Resize(cols, rows)
+	return eng
+}
+
+// engineModel runs a real engine (main: cat) with n agents (sh running
+// cat) under a model of w x h, whose timers are recorded in ticks.
+func engineModel(t *testing.T, w, h, n int) (*Model, *orchestrator.Engine, *[]func() tea.Msg) {
+	t.Helper()
+	cfg := config.Default()
+	eng := realEngine(t, cfg, "goto", w, h-1)
 	for i := range n {
 		if _, err := eng.Spawn(control.SpawnRequest{Argv: []string{"/bin/sh", "-c", "exec cat"}, Title: fmt.Sprintf("job-%d", i+1)}); err != nil {
 			t.Fatal(err)

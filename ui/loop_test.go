@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/orchestrator"
 )
 
 // TestPrefixSStopsTheFocusedLoop runs the real engine: the loop shows in the
@@ -18,19 +16,7 @@ import (
 // says there is nothing to stop.
 func TestPrefixSStopsTheFocusedLoop(t *testing.T) {
 	cfg := config.Default()
-	eng, err := orchestrator.New(cfg, orchestrator.Options{Session: "loopkey", StateDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.Start(context.Background(), []string{"/bin/cat"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = eng.Shutdown(ctx)
-	})
-	eng.Resize(100, 29)
+	eng := realEngine(t, cfg, "loopkey", 100, 29)
 	a, err := eng.Spawn(control.SpawnRequest{Argv: []string{"/bin/cat"}, Loop: &control.LoopSpec{Promise: "DONE", Max: 3, Task: "t"}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
@@ -22,19 +20,7 @@ import (
 // for the focused pane's output all follow it as it moves.
 func TestOneTitleOneFocus(t *testing.T) {
 	cfg := config.Default()
-	eng, err := orchestrator.New(cfg, orchestrator.Options{Session: "onecopy", StateDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.Start(context.Background(), []string{"/bin/cat"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = eng.Shutdown(ctx)
-	})
-	eng.Resize(100, 29)
+	eng := realEngine(t, cfg, "onecopy", 100, 29)
 	// No title asked for: the engine names it after its command's base name.
 	plainSh, err := eng.Spawn(control.SpawnRequest{Argv: []string{"/bin/sh", "-c", "printf ready; exec cat"}})
 	if err != nil {
