@@ -43,9 +43,11 @@ func (m *Model) onResize(msg tea.WindowSizeMsg) tea.Cmd {
 		m.recordPending = false
 		record = m.startRecording()
 	}
-	// A full repaint after a resize: the outer terminal may have moved the
-	// cursor or scrolled while reflowing, which the renderer cannot know.
-	return tea.Batch(m.resizeEngine(), m.refresh(), tea.ClearScreen, record)
+	// No tea.ClearScreen: the runtime repaints every cell with the frame
+	// of a new size already (the outer terminal may have moved the cursor
+	// or scrolled while reflowing); a second repaint sent a second full
+	// frame on every attach and resize.
+	return tea.Batch(m.resizeEngine(), m.refresh(), record)
 }
 
 // onLabelTick refreshes labels whose text depends on the clock.

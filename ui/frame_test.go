@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -449,5 +450,27 @@ func TestFramePumpFreshOutputNeverWaits(t *testing.T) {
 	waitFor(t, "the second fresh frame", func() bool { return pr.sends.Load() == pumpBurst+3 })
 	if pr.timers.Load() != 1 {
 		t.Fatalf("fresh frames armed %d timers, want only the ordinary change's", pr.timers.Load())
+	}
+}
+
+// TestResizeRepaintsOnce: a new size (an attach's first, every resize
+// after) is repainted by the runtime with the frame of that size; the
+// model asking for a ClearScreen as well sent a second full frame.
+func TestResizeRepaintsOnce(t *testing.T) {
+	m, _ := newTestModel(t, testSnapshot())
+	seen := map[string]bool{}
+	w := &cmdWalker{t: t, seen: seen, update: func(msg tea.Msg) tea.Cmd {
+		_, cmd := m.Update(msg)
+		m.View()
+		return cmd
+	}}
+	for _, size := range []tea.WindowSizeMsg{{Width: 100, Height: 30}, {Width: 80, Height: 24}} {
+		_, cmd := m.Update(size)
+		m.View()
+		w.walk(cmd, 0)
+	}
+	clear := fmt.Sprintf("%T", tea.ClearScreen())
+	if seen[clear] {
+		t.Errorf("a resize asked for %s: the runtime repaints a new size already, so the client gets two full frames", clear)
 	}
 }

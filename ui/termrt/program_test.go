@@ -210,3 +210,32 @@ func TestSupported(t *testing.T) {
 		}
 	}
 }
+
+// TestNewSizeRepaints: a size message repaints every cell by itself, the
+// same size too (the outer terminal may have scrolled or reflowed while
+// resizing); the session model relies on it and asks for no ClearScreen.
+func TestNewSizeRepaints(t *testing.T) {
+	m := &scriptModel{text: "hello"}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	out := &syncBuffer{}
+	started := make(chan *Program, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, m, Options{Input: inR, Output: out, Width: 20, Height: 3, Env: []string{"TERM=xterm-256color"},
+			Stderr: io.Discard, Modes: tea.View{AltScreen: true}, Start: func(p *Program) { started <- p }})
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	p := <-started
+	waitFor(t, "the first frame", func() bool { return strings.Contains(out.String(), "hello") })
+	mark := len(out.String())
+	p.Send(tea.WindowSizeMsg{Width: 20, Height: 3})
+	waitFor(t, "the repaint of the size", func() bool {
+		o := out.String()[mark:]
+		return strings.Contains(o, seqClear) && strings.Contains(o, "hello")
+	})
+}
