@@ -17,7 +17,7 @@ func TestInputDecodes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	msgs := make(chan tea.Msg, 16)
-	in, err := startInput(ctx, r, "xterm-256color", func(m tea.Msg) { msgs <- m })
+	in, err := startInput(ctx, r, "xterm-256color", func(m tea.Msg) { msgs <- m }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

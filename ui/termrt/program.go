@@ -396,7 +396,7 @@ func (p *Program) takeTerminal(cancel context.CancelFunc) (width, height int, re
 		_, _ = io.WriteString(t.out, opts.Setup)
 	}
 	p.scr = newScreen(t.out, opts.Modes.MouseMode, t.caps(opts.Env))
-	in, err := startInput(p.ctx, t.in, getenv(opts.Env, "TERM"), p.Send)
+	in, err := startInput(p.ctx, t.in, getenv(opts.Env, "TERM"), p.Send, p.scr.wrote)
 	if err != nil {
 		p.scr.close()
 		t.restore(0)

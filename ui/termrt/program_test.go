@@ -239,3 +239,26 @@ func TestNewSizeRepaints(t *testing.T) {
 		return strings.Contains(o, seqClear) && strings.Contains(o, "hello")
 	})
 }
+
+// TestKeysBeforeTheFirstFrameWait: the input is decoded once the first
+// frame is out; keys the terminal sent before it are read then, in order,
+// not lost.
+func TestKeysBeforeTheFirstFrameWait(t *testing.T) {
+	m := &scriptModel{text: "hello"}
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, m, Options{Input: strings.NewReader("bt"), Output: out, Width: 20, Height: 3, Env: []string{"TERM=xterm-256color"},
+			Stderr: io.Discard, Modes: tea.View{AltScreen: true}})
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitFor(t, "the keys' messages", func() bool { return strings.Contains(m.seen(), "tick") })
+	if s := m.seen(); !strings.HasPrefix(s, "size 20x3 batch-") {
+		t.Errorf("messages %q, want the size, then the keys' commands", s)
+	}
+	waitFor(t, "the frame of the tick", func() bool { return strings.Contains(out.String(), "tick") })
+}

@@ -36,6 +36,10 @@ type screen struct {
 	out  io.Writer
 	wake chan struct{} // cap 1: there is something in pending
 	done chan struct{} // closed when the writer goroutine has ended
+	// wrote is closed once the writer has woken up for the first time and
+	// written what there was (the first frame), or when it ends: what can
+	// wait until the first frame is out waits for it.
+	wrote chan struct{}
 
 	mu      sync.Mutex
 	pending struct {
@@ -62,7 +66,7 @@ type screen struct {
 // newScreen starts the writer for out. mouse is the mouse mode the
 // terminal setup already turned on; caps what the terminal can show.
 func newScreen(out io.Writer, mouse tea.MouseMode, caps writerCaps) *screen {
-	s := &screen{out: out, wake: make(chan struct{}, 1), done: make(chan struct{}), mouse: mouse, next: new(Canvas)}
+	s := &screen{out: out, wake: make(chan struct{}, 1), done: make(chan struct{}), wrote: make(chan struct{}), mouse: mouse, next: new(Canvas)}
 	s.pending.cv = new(Canvas)
 	s.shownCv = new(Canvas)
 	s.caps = caps
@@ -123,6 +127,12 @@ func (s *screen) poke() {
 // run is the writer goroutine.
 func (s *screen) run() {
 	defer close(s.done)
+	wrote := false
+	defer func() {
+		if !wrote {
+			close(s.wrote)
+		}
+	}()
 	var raw []byte
 	for range s.wake {
 		s.mu.Lock()
@@ -146,6 +156,10 @@ func (s *screen) run() {
 			if _, err := s.out.Write(b); err != nil {
 				s.failed = true
 			}
+		}
+		if !wrote {
+			wrote = true
+			close(s.wrote)
 		}
 		s.buf = b
 		if stop {
