@@ -45,7 +45,6 @@ func newServerCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tuneServerGC()
 			o.Argv = args
 			var ready io.WriteCloser
 			if readyFD > 2 {
