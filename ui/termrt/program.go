@@ -32,7 +32,9 @@
 //     handled before the next command starts;
 //   - tea.Raw (tea.RawMsg): its text is written to the terminal before the
 //     next frame (a bell, a notification);
-//   - tea.ClearScreen: the next frame repaints every cell;
+//   - tea.ClearScreen: the next frame repaints every cell; returned by
+//     Update itself (not inside a batch), it is that Update's frame, drawn
+//     once;
 //   - tea.Tick and tea.Every: ordinary commands (they sleep, then return
 //     the model's message).
 //
@@ -252,9 +254,25 @@ func (p *Program) handle(msg tea.Msg) (quit bool) {
 		}
 		return false
 	}
-	p.exec(p.m.Update(msg))
+	cmd := p.m.Update(msg)
+	if isClearScreen(cmd) {
+		// The frame of this very Update repaints: one write of every cell
+		// (prefix r), not the changed cells now and, once the command's
+		// goroutine has sent its message back, every cell again.
+		cmd, repaint = nil, true
+	}
+	p.exec(cmd)
 	p.draw(repaint)
 	return false
+}
+
+// clearScreenCmd is tea.ClearScreen's code pointer: a model's command is
+// recognised as that very function without running it.
+var clearScreenCmd = reflect.ValueOf(tea.ClearScreen).Pointer()
+
+// isClearScreen reports whether cmd is tea.ClearScreen itself.
+func isClearScreen(cmd tea.Cmd) bool {
+	return cmd != nil && reflect.ValueOf(cmd).Pointer() == clearScreenCmd
 }
 
 // draw hands the model's frame to the screen when it differs from the last

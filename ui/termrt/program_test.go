@@ -65,6 +65,13 @@ func (m *scriptModel) Update(msg tea.Msg) tea.Cmd {
 			return tea.Raw("\a")
 		case "c":
 			return tea.ClearScreen
+		case "C":
+			// A change and a repaint from the same key (prefix r).
+			m.text = "cleared"
+			m.cv.Resize(m.cv.W, m.cv.H)
+			m.cv.Text(0, 0, m.cv.W, m.text, Style{})
+			m.gen++
+			return tea.ClearScreen
 		case "p":
 			return tea.Printf("lost %d", 1)
 		case "w":
@@ -170,6 +177,38 @@ func TestRuntimeCarriesOutCommands(t *testing.T) {
 	}
 	if o := out.String(); !strings.HasSuffix(o, "\x1b[?1049l") || !strings.Contains(o, "\x1b[?25h") {
 		t.Errorf("the terminal was not given back in reverse order: %q", o[max(len(o)-80, 0):])
+	}
+}
+
+// TestClearScreenFromUpdateIsOneFrame: a key whose Update changes the
+// frame and returns tea.ClearScreen (prefix r) gets one synchronized update
+// that clears the screen and writes the new frame, not the changed cells
+// first and every cell again once the command came back.
+func TestClearScreenFromUpdateIsOneFrame(t *testing.T) {
+	_, in, out, done := runScript(t, nil)
+	mark := len(out.String())
+	if _, err := io.WriteString(in, "C"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the frame of the key", func() bool {
+		return strings.Contains(out.String()[mark:], seqSyncEnd)
+	})
+	o := out.String()[mark:]
+	first := o[:strings.Index(o, seqSyncEnd)]
+	if !strings.Contains(first, seqClear) || !strings.Contains(first, "cleared") {
+		t.Fatalf("the key's first frame is %q, want the clear and the new text in it", first)
+	}
+	if _, err := io.WriteString(in, "q"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("tea.Quit did not end Run")
+	}
+	// Nothing was repainted after it.
+	if n := strings.Count(out.String()[mark:], seqClear); n != 1 {
+		t.Errorf("the screen was cleared %d times for one key, want once", n)
 	}
 }
 
