@@ -132,6 +132,11 @@ func (s *AttachStream) WriteFrame(typ byte, payload []byte) error {
 		_ = s.c.SetWriteDeadline(time.Now().Add(s.writeTimeout))
 	}
 	_, err := s.c.Write(b)
+	if s.writeTimeout > 0 && err == nil {
+		// The deadline guards this write only: left armed, its timer would
+		// wake an idle session writeTimeout after its last frame.
+		_ = s.c.SetWriteDeadline(time.Time{})
+	}
 	if err != nil {
 		// A client that stopped reading for writeTimeout, or is gone: hang
 		// up, so that both ends learn it and the client is let go.

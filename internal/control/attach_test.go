@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
+	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -170,5 +173,45 @@ func TestRemoveStaleSocket(t *testing.T) {
 	_ = ln.Close()
 	if removed, err := RemoveStaleSocket(stale); !removed || err != nil {
 		t.Fatalf("a stale socket: removed %v, err %v", removed, err)
+	}
+}
+
+// deadlineConn records the write deadlines set on a connection.
+type deadlineConn struct {
+	net.Conn
+	mu    sync.Mutex
+	sets  int
+	armed time.Time // the deadline in force
+}
+
+func (c *deadlineConn) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	c.sets++
+	c.armed = t
+	c.mu.Unlock()
+	return c.Conn.SetWriteDeadline(t)
+}
+
+// TestAttachWriteLeavesNoDeadline: a frame's write is bounded by the write
+// timeout, and once it is written no deadline stays armed, so no timer
+// wakes an idle session half a minute after its last frame.
+func TestAttachWriteLeavesNoDeadline(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	go func() { _, _ = io.Copy(io.Discard, b) }()
+	dc := &deadlineConn{Conn: a}
+	s := NewAttachStream(dc, nil)
+	s.writeTimeout = attachWriteTimeout
+	if err := s.WriteFrame(FrameOutput, []byte("frame")); err != nil {
+		t.Fatal(err)
+	}
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	if dc.sets == 0 {
+		t.Fatal("the write was not bounded by a deadline")
+	}
+	if !dc.armed.IsZero() {
+		t.Errorf("a write deadline stays armed after the frame (%v from now)", time.Until(dc.armed).Round(time.Second))
 	}
 }
