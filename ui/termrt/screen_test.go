@@ -2,12 +2,14 @@ package termrt
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -340,5 +342,41 @@ func TestScreenOutputReproducesCanvases(t *testing.T) {
 			}
 		}
 		s.close()
+	}
+}
+
+// TestRepaintWritesWhatADiffFromBlankWrites: a repaint (prefix r, a resize)
+// clears the screen and then writes exactly what the writer's diff writes
+// for the same canvas on a blank screen: every cell that is not blank, with
+// the same runs, gaps, repeats, styles and links, whatever the canvas.
+func TestRepaintWritesWhatADiffFromBlankWrites(t *testing.T) {
+	for _, rep := range []repeats{repNone, repASCII, repAny} {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for i := range 200 {
+			var cv Canvas
+			cv.Resize(50+rng.IntN(30), 1+rng.IntN(8))
+			randomCanvas(rng, &cv, rng.Float64())
+			if i%7 == 0 {
+				// A right half whose left half is gone, as a cut leaves it.
+				cv.Row(0)[3] = vterm.Cell{Width: 0}
+			}
+			caps := writerCaps{rep: rep, profile: colorprofile.ANSI256}
+			painter := cellWriter{shownCv: new(Canvas), caps: caps}
+			painted, _ := painter.draw(nil, &cv, true)
+			prefix := seqReset + seqClear
+			if !strings.HasPrefix(string(painted), prefix) {
+				t.Fatalf("a repaint starts with %q, want %q", painted[:min(len(painted), 12)], prefix)
+			}
+			var blank Canvas
+			blank.Resize(cv.W, cv.H)
+			differ := cellWriter{shownCv: &blank, caps: caps}
+			diffed, _ := differ.draw(nil, &cv, false)
+			if got := string(painted[len(prefix):]); got != string(diffed) {
+				t.Fatalf("REP %v, canvas %d (%dx%d): the repaint writes\n%q\nthe diff from a blank screen\n%q", rep, i, cv.W, cv.H, got, diffed)
+			}
+			if !slices.Equal(painter.shownCv.Cells, cv.Cells) {
+				t.Fatalf("canvas %d: after the repaint the writer believes the screen shows something else than the canvas", i)
+			}
+		}
 	}
 }

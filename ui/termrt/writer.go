@@ -86,12 +86,17 @@ func (w *cellWriter) draw(b []byte, cv *Canvas, repaint bool) ([]byte, bool) {
 		w.pen = Style{Link: w.pen.Link}
 		b = w.setPen(b, Style{})
 		b = append(b, seqClear...)
-		w.shownCv.Resize(cv.W, cv.H)
 		w.cx, w.cy = 0, 0
+		// The screen is blank: every cell that is not blank is written,
+		// found without comparing against a cleared copy.
+		for y := 0; y < cv.H; y++ {
+			b = w.paintRow(b, cv.row(y), y, cv.W)
+		}
+		w.shownCv.CopyFrom(cv)
+		return w.setPen(b, Style{}), true
 	}
-	all := repaint || changed // changed: the screen was cleared
 	for y := 0; y < cv.H; y++ {
-		if !all && !cv.Dirty(y) {
+		if !cv.Dirty(y) {
 			continue
 		}
 		nr, or := cv.row(y), w.shownCv.row(y)
@@ -127,6 +132,44 @@ func (w *cellWriter) draw(b []byte, cv *Canvas, repaint bool) ([]byte, bool) {
 		b = w.setPen(b, Style{})
 	}
 	return b, changed
+}
+
+// paintRow writes row y of a screen just cleared: the stretches of cells
+// that are not blank, as draw writes the cells that differ from a blank
+// row (gaps of up to maxGap blanks are written, not stepped over).
+func (w *cellWriter) paintRow(b []byte, nr []vterm.Cell, y, width int) []byte {
+	for x := 0; x < len(nr); {
+		if isBlank(&nr[x]) {
+			x++
+			continue
+		}
+		if nr[x].Width == 0 && x > 0 {
+			x-- // a right half without its left half: written from the blank before it
+		}
+		e := x + 1
+		for j := e; j < len(nr); {
+			if !isBlank(&nr[j]) {
+				j++
+				e = j
+				continue
+			}
+			k := j
+			for k < len(nr) && isBlank(&nr[k]) && k-j <= maxGap {
+				k++
+			}
+			if k == len(nr) || k-j > maxGap {
+				break
+			}
+			j = k
+		}
+		for e < len(nr) && nr[e].Width == 0 {
+			e++
+		}
+		b = w.moveTo(b, x, y)
+		b = w.writeCells(b, nr, x, e, width)
+		x = e
+	}
+	return b
 }
 
 // runEnd is where the changed stretch of a row starting at x ends: past
