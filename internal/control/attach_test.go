@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -213,5 +214,55 @@ func TestAttachWriteLeavesNoDeadline(t *testing.T) {
 	}
 	if !dc.armed.IsZero() {
 		t.Errorf("a write deadline stays armed after the frame (%v from now)", time.Until(dc.armed).Round(time.Second))
+	}
+}
+
+// TestAttachStuckClientIsHungUp: a client that stops reading its frames is
+// still cut off once a frame's write has waited the write timeout, after
+// frames that went out (and whose deadlines were cleared) as before.
+func TestAttachStuckClientIsHungUp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := l.Accept()
+		if err == nil {
+			accepted <- c
+		}
+	}()
+	client, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	srv := sockRecv(t, accepted, "the server's end")
+	defer srv.Close()
+	s := NewAttachStream(srv, nil)
+	s.writeTimeout = 100 * time.Millisecond
+	if err := s.WriteFrame(FrameOutput, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	// The client reads nothing: the socket fills, and a write waits.
+	ended := make(chan error, 1)
+	go func() {
+		big := make([]byte, 64<<10)
+		for {
+			if err := s.WriteFrame(FrameOutput, big); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-ended:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("the stuck client's write ended with %v, want its deadline", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a client that reads nothing was never cut off")
 	}
 }
