@@ -1,6 +1,7 @@
 package control
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -264,5 +265,27 @@ func TestAttachStuckClientIsHungUp(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("a client that reads nothing was never cut off")
+	}
+}
+
+// TestReplyLeavesNoDeadline: a socket reply is written within the write
+// timeout, and once it is out no deadline stays armed, so no timer wakes
+// an idle session ten seconds after a client's last request.
+func TestReplyLeavesNoDeadline(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	go func() { _, _ = io.Copy(io.Discard, b) }()
+	dc := &deadlineConn{Conn: a}
+	if err := sendLine(dc, bufio.NewWriter(dc), []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)); err != nil {
+		t.Fatal(err)
+	}
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	if dc.sets == 0 {
+		t.Fatal("the reply was not bounded by a deadline")
+	}
+	if !dc.armed.IsZero() {
+		t.Errorf("a write deadline stays armed after the reply (%v from now)", time.Until(dc.armed).Round(time.Second))
 	}
 }

@@ -345,6 +345,22 @@ func (s *Server) serveConn(st *connState) {
 	<-done
 }
 
+// sendLine writes one reply line to c through w within writeTimeout. The
+// deadline guards that write only: left armed, its timer fired
+// writeTimeout after a connection's last reply, closed by then or not, and
+// woke an idle session (a client that polled agentgrid list, say).
+func sendLine(c interface{ SetWriteDeadline(time.Time) error }, w *bufio.Writer, line []byte) error {
+	_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_, err := w.Write(append(line, '\n'))
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		_ = c.SetWriteDeadline(time.Time{})
+	}
+	return err
+}
+
 // work answers the requests of one connection, one at a time, in order.
 func (s *Server) work(ctx context.Context, cancel context.CancelFunc, st *connState, work <-chan inbound) {
 	c := st.c
@@ -367,12 +383,7 @@ func (s *Server) work(ctx context.Context, cancel context.CancelFunc, st *connSt
 			out = s.handleLine(ctx, in.line)
 		}
 		if out != nil {
-			_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
-			_, err := w.Write(append(out, '\n'))
-			if err == nil {
-				err = w.Flush()
-			}
-			if err != nil {
+			if err := sendLine(c, w, out); err != nil {
 				s.log.Debug("control socket write failed", "err", err)
 				broken = true
 			}
