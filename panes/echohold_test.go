@@ -16,30 +16,48 @@ import (
 func resetEchoHold(t *testing.T) {
 	t.Helper()
 	reset := func() {
-		bulkHold.Store(0)
-		bulkHoldFor.Store(nil)
-		echoSeen.Store(false)
+		if h := curHold.Swap(nil); h != nil {
+			h.end()
+		}
 	}
 	reset()
 	t.Cleanup(reset)
 }
 
+// holdFor makes every hold last up to d (restored at the test's end), so
+// that no hold ends by itself while a test looks at it.
+func holdFor(t *testing.T, d time.Duration) {
+	t.Helper()
+	old := maxEchoHold.Load()
+	maxEchoHold.Store(d)
+	t.Cleanup(func() { maxEchoHold.Store(old) })
+}
+
+// waitOver waits (10 s at most) for h to end.
+func waitOver(t *testing.T, h *echoHold, what string) {
+	t.Helper()
+	select {
+	case <-h.over:
+	case <-time.After(10 * time.Second):
+		t.Fatal(what)
+	}
+}
+
 // TestEchoHoldPausesOtherPanesOnly checks the hold's rules without relying
-// on how fast anything runs: every assertion compares against clock
-// readings taken around the call, never against a sleep.
+// on how fast anything runs: holds last up to an hour here, so only the
+// echo ends one.
 func TestEchoHoldPausesOtherPanesOnly(t *testing.T) {
 	resetEchoHold(t)
+	holdFor(t, time.Hour)
 	typing, flooding := &Pane{}, &Pane{}
 
-	before := time.Now().UnixNano()
 	typing.PrioritizeEcho()
-	after := time.Now().UnixNano()
-	end := bulkHold.Load()
-	if bulkHoldFor.Load() != typing {
+	h := curHold.Load()
+	if h == nil || h.pane != typing {
 		t.Fatal("the hold does not protect the pane that was typed into")
 	}
-	if end < before+int64(maxEchoHold) || end > after+int64(maxEchoHold) {
-		t.Fatalf("hold ends %v after the keystroke, want %v", time.Duration(end-before), maxEchoHold)
+	if !h.holds(flooding) || h.holds(typing) {
+		t.Fatalf("the hold pauses the flooding pane: %v, the typed-into pane: %v; want true, false", h.holds(flooding), h.holds(typing))
 	}
 
 	// The protected pane's own bulk reads never wait.
@@ -51,31 +69,71 @@ func TestEchoHoldPausesOtherPanesOnly(t *testing.T) {
 		t.Fatal("the typed-into pane waited for its own hold")
 	}
 
-	// Its echo shortens the hold to the time needed to draw it.
-	before = time.Now().UnixNano()
-	typing.endEchoHold()
-	after = time.Now().UnixNano()
-	if got := bulkHold.Load(); got < before+int64(echoDrawTime) || got > after+int64(echoDrawTime) {
-		t.Fatalf("after the echo the hold ends %v from now, want %v", time.Duration(got-before), echoDrawTime)
+	// Output of a pane the hold does not protect does not end it.
+	flooding.endEchoHold()
+	if h.echoed.Load() || !h.holds(flooding) {
+		t.Fatal("another pane's output ended the hold")
 	}
-	if !echoSeen.Load() {
+
+	// Its echo ends the hold, no sooner than the time it needs to be drawn.
+	waited := make(chan time.Time)
+	go func() { flooding.waitEchoHold(); waited <- time.Now() }()
+	before := time.Now()
+	typing.endEchoHold()
+	if !h.echoed.Load() {
 		t.Fatal("the echo was not recorded")
 	}
-
-	// Another pane's bulk read resumes only once the hold is over.
-	end = bulkHold.Load()
-	flooding.waitEchoHold()
-	if now := time.Now().UnixNano(); now < end {
-		t.Fatalf("a flooding pane resumed %v before the hold ended", time.Duration(end-now))
+	select {
+	case at := <-waited:
+		if d := at.Sub(before); d < echoDrawTime {
+			t.Fatalf("the flooding pane resumed %v after the echo, before the %v it takes to draw", d, echoDrawTime)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a flooding pane waiting for the hold did not resume once the echo ended it")
 	}
+	if h.holds(flooding) {
+		t.Fatal("the hold lasts after the echo was drawn")
+	}
+}
 
-	// Output of a pane the hold does not protect does not end it.
+// TestEchoHoldEndsByItself: a hold whose echo never comes ends after
+// maxEchoHold and releases the panes waiting for it.
+func TestEchoHoldEndsByItself(t *testing.T) {
 	resetEchoHold(t)
+	holdFor(t, 20*time.Millisecond)
+	typing, flooding := &Pane{}, &Pane{}
 	typing.PrioritizeEcho()
-	end = bulkHold.Load()
-	flooding.endEchoHold()
-	if bulkHold.Load() != end || echoSeen.Load() {
-		t.Fatal("another pane's output ended the hold")
+	h := curHold.Load()
+	done := make(chan struct{})
+	go func() { flooding.waitEchoHold(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a flooding pane still waits for a hold of 20ms that got no echo, 10 s later")
+	}
+	if h.echoed.Load() || h.holds(flooding) {
+		t.Fatal("the hold did not end by itself")
+	}
+}
+
+// TestNewHoldReleasesTheOld: a keystroke into another pane replaces the
+// answered hold; panes waiting for the old one now wait for the new one,
+// and the pane typed into before is one of the paused.
+func TestNewHoldReleasesTheOld(t *testing.T) {
+	resetEchoHold(t)
+	holdFor(t, time.Hour)
+	a, b := &Pane{}, &Pane{}
+	a.PrioritizeEcho()
+	first := curHold.Load()
+	first.echoed.Store(true) // answered, but not yet drawn
+	b.PrioritizeEcho()
+	second := curHold.Load()
+	if second == first || second.pane != b {
+		t.Fatal("a keystroke after an answered hold did not start its own")
+	}
+	waitOver(t, first, "the replaced hold still pauses its waiters")
+	if !second.holds(a) || second.holds(b) {
+		t.Fatal("the new hold does not pause the pane typed into before, or pauses its own")
 	}
 }
 
@@ -85,39 +143,41 @@ func TestEchoHoldPausesOtherPanesOnly(t *testing.T) {
 // keystroke does not start another; once an echo came, the next one does.
 func TestEchoHoldWithoutEchoIsNotRenewed(t *testing.T) {
 	resetEchoHold(t)
+	longest := maxEchoHold.Load()
 	a, b := &Pane{}, &Pane{}
+	install := func(start time.Time) *echoHold {
+		h := &echoHold{pane: a, start: start, over: make(chan struct{})}
+		curHold.Store(h)
+		return h
+	}
 
-	// An unanswered hold far in the future stands for "one is running".
-	far := time.Now().Add(time.Hour).UnixNano()
-	bulkHold.Store(far)
-	bulkHoldFor.Store(a)
+	// An unanswered hold that just began.
+	h := install(time.Now())
 	b.PrioritizeEcho()
-	if bulkHold.Load() != far || bulkHoldFor.Load() != a {
+	if curHold.Load() != h {
 		t.Fatal("a keystroke renewed a hold that got no echo")
 	}
 
 	// An unanswered hold that ended less than maxEchoHold ago still blocks
 	// a new one.
-	recent := time.Now().Add(-maxEchoHold / 2).UnixNano()
-	bulkHold.Store(recent)
+	h = install(time.Now().Add(-longest - longest/2))
 	b.PrioritizeEcho()
-	if bulkHold.Load() != recent || bulkHoldFor.Load() != a {
+	if curHold.Load() != h {
 		t.Fatal("a keystroke started a hold right after one that got no echo")
 	}
 
 	// Long after it, a keystroke starts a new hold.
-	bulkHold.Store(time.Now().Add(-time.Hour).UnixNano())
+	install(time.Now().Add(-time.Hour))
 	b.PrioritizeEcho()
-	if bulkHoldFor.Load() != b || bulkHold.Load() <= time.Now().UnixNano() {
+	if got := curHold.Load(); got.pane != b || !got.holds(a) {
 		t.Fatal("a keystroke long after the last hold started none")
 	}
 
 	// Once the echo came, the next keystroke starts a new hold at once.
-	bulkHold.Store(far)
-	bulkHoldFor.Store(a)
-	echoSeen.Store(true)
+	h = install(time.Now())
+	h.echoed.Store(true)
 	b.PrioritizeEcho()
-	if bulkHoldFor.Load() != b || bulkHold.Load() == far || echoSeen.Load() {
+	if got := curHold.Load(); got == h || got.pane != b {
 		t.Fatal("a keystroke after an answered hold did not start its own")
 	}
 }
@@ -164,7 +224,6 @@ func TestQueuedFloodWaitsOutALaterHold(t *testing.T) {
 	}
 	t.Cleanup(func() {
 		release()
-		bulkHold.Store(0)
 		p.Kill(100 * time.Millisecond)
 	})
 	deadline := time.Now().Add(10 * time.Second)
@@ -177,8 +236,9 @@ func TestQueuedFloodWaitsOutALaterHold(t *testing.T) {
 
 	// Another pane's keystroke starts a hold (long, so that it cannot end
 	// by itself during the test).
-	bulkHoldFor.Store(&Pane{})
-	bulkHold.Store(time.Now().Add(time.Hour).UnixNano())
+	holdFor(t, time.Hour)
+	typing := &Pane{}
+	typing.PrioritizeEcho()
 	seq := p.Term().Seq()
 	release() // the queued reader gets a slot here ...
 	take()    // ... and has given it back here
@@ -186,9 +246,9 @@ func TestQueuedFloodWaitsOutALaterHold(t *testing.T) {
 		t.Fatal("a pane queued for a flood slot parsed a read during another pane's echo hold")
 	}
 
-	// Once the hold is over, the flood goes on.
+	// Once the echo ended the hold, the flood goes on.
 	release()
-	bulkHold.Store(time.Now().UnixNano())
+	typing.endEchoHold()
 	deadline = time.Now().Add(10 * time.Second)
 	for p.Term().Seq() == seq {
 		if time.Now().After(deadline) {
