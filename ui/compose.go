@@ -20,6 +20,7 @@ type paneFrame struct {
 	offset int                     // scrollback offset; 0 follows the live screen
 	skip   int                     // rows of the screen above the box (anchorSkip)
 	seq    uint64                  // view.Seq: the content the copy shows
+	busy   bool                    // the content changed since the frame before
 	label  paneLabel
 	// mark highlights a search match: content row, cell column, width.
 	mark *matchMark

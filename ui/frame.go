@@ -25,7 +25,11 @@ const (
 )
 
 // onFrame handles a poke from the frame pump.
-func (m *Model) onFrame() tea.Cmd { return m.refresh() }
+func (m *Model) onFrame(msg frameMsg) tea.Cmd {
+	m.echoFrame = msg.echo
+	defer func() { m.echoFrame = false }()
+	return m.refresh()
+}
 
 // onResize records the terminal size and gives the engine the pane area
 // (everything but the status line).
@@ -169,7 +173,12 @@ func (m *Model) buildInput(now time.Time) frameInput {
 		var view *vterm.Frame
 		if i < cap(in.panes) {
 			view = in.panes[:i+1][i].view
+			if m.in.holdsView(view) {
+				// An echo frame kept it for a pane it did not copy.
+				view = nil
+			}
 		}
+		old := m.in.prevPane(i, a.ID)
 		pf := paneFrame{
 			id:      a.ID,
 			box:     p.Box,
@@ -178,7 +187,14 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			accent:  accentColor(a.Accent),
 		}
 		s := m.scroll[a.ID]
-		if p.Term != nil {
+		if m.echoFrame && old != nil && old.busy && !pf.focused && s == nil &&
+			old.term == p.Term && old.box == p.Box && old.view != nil {
+			// An echo frame leaves out the panes that printed in the frame
+			// before too (floods): their copy, its lock and their rows wait
+			// for the next frame, at most an interval later, and the echo
+			// goes out alone.
+			pf.term, pf.view, pf.seq, pf.skip, pf.busy = old.term, old.view, old.seq, old.skip, true
+		} else if p.Term != nil {
 			if view == nil {
 				view = new(vterm.Frame)
 			}
@@ -200,6 +216,7 @@ func (m *Model) buildInput(now time.Time) frameInput {
 				pf.skip = anchorSkip(view, p.Box.H-2)
 			}
 			pf.term, pf.view, pf.seq = p.Term, view, view.Seq
+			pf.busy = old != nil && old.seq != pf.seq
 		}
 		// The engine names the pane (its title, else the title its program
 		// set, else its command): tmux's pane_title, agentgrid list and
@@ -221,8 +238,8 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			badgeSt:  m.ui.badge(string(a.State)),
 		}
 		var prev []string
-		if q := m.in.prevPane(i, a.ID); q != nil {
-			prev = q.label.entries
+		if old != nil {
+			prev = old.label.entries
 		}
 		pf.label.entries = agentEntries(entries, a.ID, prev)
 		if a.Worktree != "" {

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/agentgrid/agentgrid/hooks"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 // The per-second label refresh rebuilds the frame input of every pane even
@@ -103,4 +104,17 @@ func (in *frameInput) prevPane(i int, id string) *paneFrame {
 		}
 	}
 	return nil
+}
+
+// holdsView reports whether a pane of in shows its copy in v.
+func (in *frameInput) holdsView(v *vterm.Frame) bool {
+	if v == nil {
+		return false
+	}
+	for i := range in.panes {
+		if in.panes[i].view == v {
+			return true
+		}
+	}
+	return false
 }

@@ -78,6 +78,7 @@ type Model struct {
 	comp      composer
 	in        frameInput     // the input of the cached base frame
 	spare     []paneFrame    // a dropped input's panes, reused by buildInput
+	echoFrame bool           // the frame being built is an echo frame (frameMsg)
 	status    statusCache    // the status line and what it was drawn from
 	base      *termrt.Canvas // the composed frame without overlays (the composer's)
 	top       termrt.Canvas  // base with the overlay drawn on top, when one is open
@@ -155,7 +156,10 @@ func newModel(eng engine, cfg config.Config, styles themes.Styles, now func() ti
 }
 
 // frameMsg asks the model to take a fresh snapshot and redraw what changed.
-type frameMsg struct{}
+// An echo frame (output the user waits for: Engine.AwaitedOutput) leaves
+// out the panes that keep printing; the frame pump sends an ordinary frame
+// after it.
+type frameMsg struct{ echo bool }
 
 // labelTickMsg refreshes time-dependent labels (elapsed times, status
 // entries expiring); gen drops ticks that a later schedule superseded.
@@ -168,7 +172,7 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
-		return m, m.onFrame()
+		return m, m.onFrame(msg)
 	case labelTickMsg:
 		return m, m.onLabelTick(msg)
 	case holdTickMsg:

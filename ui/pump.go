@@ -147,14 +147,19 @@ func (p *framePump) run(ctx context.Context) {
 			}
 		}
 		// The frame takes its snapshot after this: pokes already queued
-		// are covered by it and need no frame of their own.
-		for _, ch := range []<-chan struct{}{a, b, p.urgent, p.fresh, p.news} {
+		// are covered by it and need no frame of their own. An echo frame
+		// leaves floods out, so their pokes stay for the next frame.
+		drain := []<-chan struct{}{a, b, p.urgent, p.fresh, p.news}
+		if fresh {
+			drain = drain[2:]
+		}
+		for _, ch := range drain {
 			select {
 			case <-ch:
 			default:
 			}
 		}
-		p.send(frameMsg{})
+		p.send(frameMsg{echo: fresh})
 		if fresh || news {
 			// Drawn at once, yet paid for: the next ordinary frame waits,
 			// so echoes during a flood do not add frames to it.
