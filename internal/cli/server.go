@@ -20,6 +20,7 @@ import (
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/internal/oneline"
+	"github.com/agentgrid/agentgrid/internal/timeslice"
 	"github.com/agentgrid/agentgrid/ui"
 )
 
@@ -153,6 +154,11 @@ func attachTerminal(cmd *cobra.Command, path, name string, readOnly bool) error 
 	if err != nil {
 		return exitError{1, err.Error()}
 	}
+	// This process only relays now: it runs the moment a key or a frame
+	// comes, however busy panes keep the CPUs. Under an 8-pane flood, its
+	// wait for a CPU after a keystroke was the longest step on the way to
+	// the session (traced: 6.2 ms at the 99th percentile, 2.7 ms with it).
+	_ = timeslice.Prompt()
 	reason, err := ui.AttachTerminal(ctx, s, os.Stdin, os.Stdout)
 	stderr := cmd.ErrOrStderr()
 	switch {
