@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentgrid/agentgrid/internal/timeslice"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
@@ -194,10 +193,8 @@ func (p *Pane) readLoop() {
 			largest = max(largest, n)
 			wasFull = n >= max(min(largest, ptyFill), fullRead)
 			bulk := n == len(buf) || burst >= bulkBurst
-			endBulk := func() {}
 			if bulk {
 				p.takeFloodSlot()
-				endBulk = timeslice.Default()
 				// Holding the slot, take what else the child wrote meanwhile
 				// and parse it all at once.
 				more := p.readMore(buf[n:])
@@ -209,7 +206,6 @@ func (p *Pane) readLoop() {
 			chunk := buf[:n]
 			_, _ = p.term.Write(chunk)
 			if bulk {
-				endBulk()
 				<-bulkTokens
 			}
 			p.lastOutput.Store(p.opts.Now().UnixNano())

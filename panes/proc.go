@@ -19,7 +19,6 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/agentgrid/agentgrid/internal/envlist"
-	"github.com/agentgrid/agentgrid/internal/timeslice"
 )
 
 // StartSpec describes the process to start in a PTY.
@@ -96,11 +95,7 @@ func (PTYSpawner) Start(spec StartSpec) (Proc, error) {
 		cols, rows = 80, 24
 	}
 	ws := &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}
-	// The child starts with the slice of the thread that forks it: the
-	// default one, whatever agentgrid's threads asked for.
-	endDefault := timeslice.Default()
 	master, err := pty.StartWithAttrs(cmd, ws, &syscall.SysProcAttr{Setsid: true, Setctty: true})
-	endDefault()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.Argv[0], err)
 	}

@@ -18,19 +18,17 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/charmbracelet/x/term"
-	"github.com/spf13/cobra"
-
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/internal/statedir"
-	"github.com/agentgrid/agentgrid/internal/timeslice"
 	"github.com/agentgrid/agentgrid/layout"
 	"github.com/agentgrid/agentgrid/orchestrator"
 	"github.com/agentgrid/agentgrid/panes"
 	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/themes"
 	"github.com/agentgrid/agentgrid/ui"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
 )
 
 // Execute runs the agentgrid command line with os.Args and returns the exit
@@ -260,11 +258,8 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 			_ = ready.Close()
 		}
 	}()
-	// Keystrokes from attached terminals are read at once while panes
-	// flood, and their way through the session is not queued behind the
-	// floods' children (panes parse floods in the default slice).
+	// Keystrokes from attached terminals are read at once while panes flood.
 	panes.KeepAProcForInput()
-	_ = timeslice.Prompt()
 	loaded, err := loadSessionConfig(o)
 	if err != nil {
 		return err

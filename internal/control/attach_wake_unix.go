@@ -7,8 +7,6 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/agentgrid/agentgrid/internal/timeslice"
 )
 
 const pollSupported = true
@@ -27,10 +25,6 @@ func (r *pollReader) Read(b []byte) (int, error) {
 	var rerr error
 	err := r.rc.Read(func(fd uintptr) bool {
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		// Whatever thread this is, it waits in a short time slice (in a
-		// process that asked for them), so that it runs as soon as a key
-		// wakes it.
-		timeslice.Thread()
 		for {
 			if _, perr := unix.Poll(fds, -1); perr != unix.EINTR {
 				break

@@ -7,9 +7,3 @@ const Short = 100_000 // ns
 
 // Prompt does nothing here.
 func Prompt() error { return nil }
-
-// Default does nothing here.
-func Default() (end func()) { return func() {} }
-
-// Thread does nothing here.
-func Thread() {}
