@@ -105,7 +105,7 @@ func runConnsFault(o benchOptions) ([]benchRow, error) {
 		held.Tmux = fmt.Sprint(fcStillOpen(txConns))
 	}
 	rows = append(rows, held)
-	fmt.Fprintf(os.Stderr, "faults: conns: agentgrid keeps at most 512 connections (+16 reserved for quick commands), lets a newcomer replace the longest idle one, and closes connections idle for 5 s\n")
+	fmt.Fprintf(os.Stderr, "faults: conns: agentgrid keeps at most 512 connections (+16 reserved for quick commands), lets a newcomer replace the longest idle one, and, once it holds more than 32, closes connections idle for 5 s\n")
 	return rows, nil
 }
 

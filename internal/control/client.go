@@ -32,7 +32,7 @@ const maxResponseSize = 64 << 20
 const maxIdleConns = 4
 
 // keepIdle is how long a Client keeps an unused connection for the next
-// call: well under the server's idleTimeout, after which the server closes
+// call: well under the server's idleTimeout, after which the server may close
 // it.
 const keepIdle = 2 * time.Second
 

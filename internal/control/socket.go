@@ -231,8 +231,16 @@ func (s *Server) track(c *net.UnixConn) (*connState, bool) {
 	return nil, false
 }
 
+// admitLocked tracks a new connection. Once the server holds more than
+// idleTimedFrom, every connection is timed while idle (see idleTimeout).
 func (s *Server) admitLocked(c *net.UnixConn, reserved bool) *connState {
-	st := newConnState(c, reserved)
+	timed := len(s.conns) >= idleTimedFrom
+	st := newConnState(c, reserved, timed)
+	if timed {
+		for _, o := range s.conns {
+			o.time()
+		}
+	}
 	s.conns[c] = st
 	return st
 }

@@ -11,12 +11,13 @@ import (
 	"time"
 )
 
-// setConnLimits changes the connection limits for one test.
+// setConnLimits changes the connection limits for one test; every
+// connection is timed while idle, however few are open.
 func setConnLimits(t *testing.T, conns, reserve int, idle time.Duration) {
 	t.Helper()
-	oldConns, oldReserve, oldIdle := maxConns, reserveConns, idleTimeout
-	maxConns, reserveConns, idleTimeout = conns, reserve, idle
-	t.Cleanup(func() { maxConns, reserveConns, idleTimeout = oldConns, oldReserve, oldIdle })
+	oldConns, oldReserve, oldIdle, oldTimed := maxConns, reserveConns, idleTimeout, idleTimedFrom
+	maxConns, reserveConns, idleTimeout, idleTimedFrom = conns, reserve, idle, 0
+	t.Cleanup(func() { maxConns, reserveConns, idleTimeout, idleTimedFrom = oldConns, oldReserve, oldIdle, oldTimed })
 }
 
 // waitFor polls cond until it holds or the deadline passes.
@@ -99,6 +100,43 @@ func TestServerClosesIdleConnections(t *testing.T) {
 	// And after its answer it is idle in turn, and closed.
 	if r := busy.recvResponse(); r.Error == nil || !strings.Contains(r.Error.Message, "no complete request line") {
 		t.Fatalf("connection idle after its answer got %+v", r.Error)
+	}
+}
+
+// 8.4: a few idle connections are left alone (an idle session is not woken
+// to close them); once the server holds more than idleTimedFrom, each of
+// them, the old ones too, is closed after the idle timeout, with a reason.
+func TestServerTimesIdleConnectionsOnlyWhenMany(t *testing.T) {
+	setConnLimits(t, 512, 16, 300*time.Millisecond)
+	idleTimedFrom = 2
+	s, _ := startSockServer(t)
+	quiet := []*sockConn{dialSockConn(t, s.Path()), dialSockConn(t, s.Path())}
+	quiet[0].send(`{"jsonrpc":"2.0","id":1,"method":"session.info"}`)
+	if r := quiet[0].recvResponse(); r.Error != nil {
+		t.Fatalf("session.info: %+v", r.Error)
+	}
+	waitFor(t, "the server to take both connections", func() bool { return s.connCount() == 2 })
+	s.mu.Lock()
+	for _, st := range s.conns {
+		st.mu.Lock()
+		timed := st.timed
+		st.mu.Unlock()
+		if timed {
+			t.Error("with 2 connections open, an idle one is timed")
+		}
+	}
+	s.mu.Unlock()
+
+	third := dialSockConn(t, s.Path())
+	for i, rc := range append(quiet, third) {
+		r := rc.recvResponse()
+		if r.Error == nil || !strings.Contains(r.Error.Message, "no complete request line") {
+			t.Fatalf("connection %d of 3 got %+v", i+1, r.Error)
+		}
+		_ = rc.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := rc.r.ReadByte(); !errors.Is(err, io.EOF) {
+			t.Fatalf("connection %d of 3 not closed: %v", i+1, err)
+		}
 	}
 }
 
