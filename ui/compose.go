@@ -114,6 +114,7 @@ type paneDrawn struct {
 	id      string
 	box     layout.Rect
 	border  uint64   // the border cache's generation drawn
+	edges   uint64   // the generation of the bottom and sides drawn
 	hasView bool     // content came from a copy
 	cols    int      // its width
 	ids     []uint64 // the content IDs of its rows
@@ -209,15 +210,22 @@ func (c *composer) drawPane(cv *termrt.Canvas, i int, p *paneFrame, limit int, f
 	w, h := b.W-2, b.H-2
 	if full || bc.gen != d.border {
 		cv.Put(b.Y, b.X, right, bc.top)
-		if y := b.Y + b.H - 1; y < limit {
-			cv.Put(y, b.X, right, bc.bottom)
-		}
-		for y := b.Y + 1; y < min(b.Y+1+h, limit); y++ {
-			r := cv.Row(y)
-			r[b.X] = bc.side
-			if right-1 < cv.W {
-				r[right-1] = bc.side
+		// The bottom and sides only when they look different (a new
+		// width, focus, a wait): a label's change would otherwise mark
+		// every row of the pane for the writer to compare and copy (the
+		// idle badges turning "1m" in 16 panes marked the whole screen).
+		if full || bc.edges != d.edges {
+			if y := b.Y + b.H - 1; y < limit {
+				cv.Put(y, b.X, right, bc.bottom)
 			}
+			for y := b.Y + 1; y < min(b.Y+1+h, limit); y++ {
+				r := cv.Row(y)
+				r[b.X] = bc.side
+				if right-1 < cv.W {
+					r[right-1] = bc.side
+				}
+			}
+			d.edges = bc.edges
 		}
 		d.border = bc.gen
 	}
@@ -324,6 +332,7 @@ type borderCache struct {
 	side             vterm.Cell
 	valid            bool
 	gen              uint64 // counts redraws, so a frame knows to put it again
+	edges            uint64 // the gen at which bottom and side last changed
 }
 
 // borders returns pane p's borders (p is at index i of the input) w cells
@@ -344,8 +353,11 @@ func (c *composer) borders(i, w int, p *paneFrame, st termrt.Style) *borderCache
 			bc.bottom = append(bc.bottom, st.Cell("┘", 1))
 			bc.side = st.Cell("│", 1)
 		}
-		bc.w, bc.st, bc.focused, bc.waiting, bc.valid = w, st, p.focused, p.waiting, true
 		c.borderGen++
+		if !bc.valid || bc.w != w || bc.st != st {
+			bc.edges = c.borderGen
+		}
+		bc.w, bc.st, bc.focused, bc.waiting, bc.valid = w, st, p.focused, p.waiting, true
 		bc.gen = c.borderGen
 		bc.label = *l
 		// The entries slice may be reused by the caller: keep a copy.
