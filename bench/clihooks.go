@@ -275,16 +275,25 @@ func chLiveCache() (map[string]string, string) {
 }
 
 // chAgentToken reads AGENTGRID_TOKEN from the environment of the agent's
-// process, which a CLI's hook processes inherit.
+// process, which a CLI's hook processes inherit. The spawn returns once the
+// program's exec is committed, and Linux sets up the new environment a
+// moment later: until then /proc shows none, so it is read again until the
+// token shows or 5 s passed.
 func chAgentToken(pid int) (string, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-	if err != nil {
-		return "", fmt.Errorf("read the agent's environment for its token: %w", err)
-	}
-	for _, kv := range strings.Split(string(b), "\x00") {
-		if v, ok := strings.CutPrefix(kv, "AGENTGRID_TOKEN="); ok {
-			return v, nil
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil {
+			return "", fmt.Errorf("read the agent's environment for its token: %w", err)
 		}
+		for _, kv := range strings.Split(string(b), "\x00") {
+			if v, ok := strings.CutPrefix(kv, "AGENTGRID_TOKEN="); ok {
+				return v, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return "", errors.New("the agent's environment has no AGENTGRID_TOKEN")
+		}
+		time.Sleep(time.Millisecond) // polling /proc for the exec to finish
 	}
-	return "", errors.New("the agent's environment has no AGENTGRID_TOKEN")
 }
