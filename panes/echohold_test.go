@@ -61,13 +61,7 @@ func TestEchoHoldPausesOtherPanesOnly(t *testing.T) {
 	}
 
 	// The protected pane's own bulk reads never wait.
-	done := make(chan struct{})
-	go func() { typing.waitEchoHold(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the typed-into pane waited for its own hold")
-	}
+	mustResume(t, typing, "the typed-into pane waited for its own hold")
 
 	// Output of a pane the hold does not protect does not end it.
 	flooding.endEchoHold()
@@ -104,13 +98,7 @@ func TestEchoHoldEndsByItself(t *testing.T) {
 	typing, flooding := &Pane{}, &Pane{}
 	typing.PrioritizeEcho()
 	h := curHold.Load()
-	done := make(chan struct{})
-	go func() { flooding.waitEchoHold(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("a flooding pane still waits for a hold of 20ms that got no echo, 10 s later")
-	}
+	mustResume(t, flooding, "a flooding pane still waits for a hold of 20ms that got no echo, 10 s later")
 	if h.echoed.Load() || h.holds(flooding) {
 		t.Fatal("the hold did not end by itself")
 	}
@@ -311,5 +299,18 @@ func TestFloodReadTakesWhatIsWaiting(t *testing.T) {
 	// Nothing more is waiting: it returns at once with nothing.
 	if m := p.readMore(buf); m != 0 {
 		t.Fatalf("read %d more bytes after the child stopped writing", m)
+	}
+}
+
+// mustResume fails the test with failure unless p's wait for another
+// pane's echo hold returns within 10 s.
+func mustResume(t *testing.T, p *Pane, failure string) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { p.waitEchoHold(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal(failure)
 	}
 }

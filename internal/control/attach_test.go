@@ -194,54 +194,47 @@ func (c *deadlineConn) SetWriteDeadline(t time.Time) error {
 	return c.Conn.SetWriteDeadline(t)
 }
 
+// newDeadlineConn is one end of a pipe whose other end reads everything.
+func newDeadlineConn(t *testing.T) *deadlineConn {
+	t.Helper()
+	a, b := net.Pipe()
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	go func() { _, _ = io.Copy(io.Discard, b) }()
+	return &deadlineConn{Conn: a}
+}
+
+// wantWriteBoundedThenCleared fails unless a write deadline was set and
+// none is armed now that what (a frame, a reply) is written.
+func (c *deadlineConn) wantWriteBoundedThenCleared(t *testing.T, what string) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sets == 0 {
+		t.Fatalf("the %s was not bounded by a deadline", what)
+	}
+	if !c.armed.IsZero() {
+		t.Errorf("a write deadline stays armed after the %s (%v from now)", what, time.Until(c.armed).Round(time.Second))
+	}
+}
+
 // TestAttachWriteLeavesNoDeadline: a frame's write is bounded by the write
 // timeout, and once it is written no deadline stays armed, so no timer
 // wakes an idle session half a minute after its last frame.
 func TestAttachWriteLeavesNoDeadline(t *testing.T) {
-	a, b := net.Pipe()
-	defer a.Close()
-	defer b.Close()
-	go func() { _, _ = io.Copy(io.Discard, b) }()
-	dc := &deadlineConn{Conn: a}
+	dc := newDeadlineConn(t)
 	s := NewAttachStream(dc, nil)
 	s.writeTimeout = attachWriteTimeout
 	if err := s.WriteFrame(FrameOutput, []byte("frame")); err != nil {
 		t.Fatal(err)
 	}
-	dc.mu.Lock()
-	defer dc.mu.Unlock()
-	if dc.sets == 0 {
-		t.Fatal("the write was not bounded by a deadline")
-	}
-	if !dc.armed.IsZero() {
-		t.Errorf("a write deadline stays armed after the frame (%v from now)", time.Until(dc.armed).Round(time.Second))
-	}
+	dc.wantWriteBoundedThenCleared(t, "frame")
 }
 
 // TestAttachStuckClientIsHungUp: a client that stops reading its frames is
 // still cut off once a frame's write has waited the write timeout, after
 // frames that went out (and whose deadlines were cleared) as before.
 func TestAttachStuckClientIsHungUp(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s")
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, err := l.Accept()
-		if err == nil {
-			accepted <- c
-		}
-	}()
-	client, err := net.Dial("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	srv := sockRecv(t, accepted, "the server's end")
-	defer srv.Close()
+	srv, _ := unixPair(t)
 	s := NewAttachStream(srv, nil)
 	s.writeTimeout = 100 * time.Millisecond
 	if err := s.WriteFrame(FrameOutput, []byte("first")); err != nil {
@@ -272,20 +265,9 @@ func TestAttachStuckClientIsHungUp(t *testing.T) {
 // timeout, and once it is out no deadline stays armed, so no timer wakes
 // an idle session ten seconds after a client's last request.
 func TestReplyLeavesNoDeadline(t *testing.T) {
-	a, b := net.Pipe()
-	defer a.Close()
-	defer b.Close()
-	go func() { _, _ = io.Copy(io.Discard, b) }()
-	dc := &deadlineConn{Conn: a}
+	dc := newDeadlineConn(t)
 	if err := sendLine(dc, bufio.NewWriter(dc), []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)); err != nil {
 		t.Fatal(err)
 	}
-	dc.mu.Lock()
-	defer dc.mu.Unlock()
-	if dc.sets == 0 {
-		t.Fatal("the reply was not bounded by a deadline")
-	}
-	if !dc.armed.IsZero() {
-		t.Errorf("a write deadline stays armed after the reply (%v from now)", time.Until(dc.armed).Round(time.Second))
-	}
+	dc.wantWriteBoundedThenCleared(t, "reply")
 }

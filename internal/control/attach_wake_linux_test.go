@@ -18,24 +18,16 @@ import (
 // read must end one that is really waiting, not one that has yet to start.
 func waitInPoll(t *testing.T) {
 	t.Helper()
-	waitInPollTid(t)
-}
-
-// waitInPollTid is waitInPoll, returning the waiting thread's id.
-func waitInPollTid(t *testing.T) int {
-	t.Helper()
 	want := strconv.Itoa(unix.SYS_PPOLL) + " "
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		tasks, _ := filepath.Glob("/proc/self/task/*/syscall")
 		for _, p := range tasks {
 			if b, err := os.ReadFile(p); err == nil && strings.HasPrefix(string(b), want) {
-				tid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-				return tid
+				return
 			}
 		}
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatal("no thread entered ppoll within 10 s")
-	return 0
 }

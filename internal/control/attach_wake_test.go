@@ -8,41 +8,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"net"
-	"path/filepath"
 	"testing"
 	"time"
 )
-
-// unixPair returns both ends of a connected Unix socket.
-func unixPair(t *testing.T) (server, client *net.UnixConn) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "s.sock")
-	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	got := make(chan *net.UnixConn, 1)
-	go func() {
-		c, err := l.AcceptUnix()
-		if err != nil {
-			got <- nil
-			return
-		}
-		got <- c
-	}()
-	client, err = net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	server = <-got
-	if server == nil {
-		t.Fatal("accept failed")
-	}
-	t.Cleanup(func() { _ = server.Close(); _ = client.Close() })
-	return server, client
-}
 
 func frameBytes(typ byte, payload string) []byte {
 	b := make([]byte, 5, 5+len(payload))

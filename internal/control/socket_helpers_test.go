@@ -309,3 +309,33 @@ func sockRecv[T any](t testing.TB, ch <-chan T, what string) T {
 		return zero
 	}
 }
+
+// unixPair returns both ends of a connected Unix socket.
+func unixPair(t *testing.T) (server, client *net.UnixConn) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.sock")
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	got := make(chan *net.UnixConn, 1)
+	go func() {
+		c, err := l.AcceptUnix()
+		if err != nil {
+			got <- nil
+			return
+		}
+		got <- c
+	}()
+	client, err = net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server = <-got
+	if server == nil {
+		t.Fatal("accept failed")
+	}
+	t.Cleanup(func() { _ = server.Close(); _ = client.Close() })
+	return server, client
+}
