@@ -127,12 +127,8 @@ func (s *screen) poke() {
 // run is the writer goroutine.
 func (s *screen) run() {
 	defer close(s.done)
-	wrote := false
-	defer func() {
-		if !wrote {
-			close(s.wrote)
-		}
-	}()
+	firstOut := sync.OnceFunc(func() { close(s.wrote) })
+	defer firstOut()
 	var raw []byte
 	for range s.wake {
 		s.mu.Lock()
@@ -157,10 +153,7 @@ func (s *screen) run() {
 				s.failed = true
 			}
 		}
-		if !wrote {
-			wrote = true
-			close(s.wrote)
-		}
+		firstOut()
 		s.buf = b
 		if stop {
 			return
