@@ -86,7 +86,7 @@ var curHold atomic.Pointer[echoHold]
 
 // maxEchoHold bounds how long one keystroke pauses other panes' floods (a
 // variable so that tests can hold for longer than they run).
-var maxEchoHold = func() *atomicDuration { var d atomicDuration; d.Store(40 * time.Millisecond); return &d }()
+var maxEchoHold = newAtomicDuration(40 * time.Millisecond)
 
 // echoDrawTime is how long the hold lasts once the echo was read: it is
 // parsed, the UI's frame (drawn at once for an echo) and its write still
@@ -158,10 +158,16 @@ func (p *Pane) takeFloodSlot() {
 
 // burstGap is the longest pause between two reads of one burst (a
 // variable so that tests can make bursts independent of their timing).
-var burstGap = func() *atomicDuration { var d atomicDuration; d.Store(time.Millisecond); return &d }()
+var burstGap = newAtomicDuration(time.Millisecond)
 
 // atomicDuration is a time.Duration read by every reader goroutine.
 type atomicDuration struct{ v atomic.Int64 }
+
+func newAtomicDuration(t time.Duration) *atomicDuration {
+	d := new(atomicDuration)
+	d.Store(t)
+	return d
+}
 
 func (d *atomicDuration) Load() time.Duration   { return time.Duration(d.v.Load()) }
 func (d *atomicDuration) Store(t time.Duration) { d.v.Store(int64(t)) }
