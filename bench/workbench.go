@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -212,6 +214,30 @@ func (e *wbEnv) startAgentgrid(layout string, cols, rows int) (*wbAgentgrid, err
 // pid is the session server's: the engine, the panes and every client's
 // composition run there; the attached terminal only relays bytes.
 func (s *wbAgentgrid) pid() int { return s.server }
+
+// pids are every agentgrid process of the session: the client in the
+// terminal, the server and the server's watchdog, so that CPU figures
+// count what tmux's server and client together are counted for.
+func (s *wbAgentgrid) pids() []int {
+	out := []int{s.server, s.term.cmd.Process.Pid}
+	kids, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(s.server), "task", "*", "children"))
+	for _, k := range kids {
+		b, err := os.ReadFile(k)
+		if err != nil {
+			continue // the thread ended between the glob and the read
+		}
+		for _, f := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && bytes.Contains(cmdline, []byte("\x00__watchdog")) {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
 
 // close hangs up the terminal (a detach) and ends the session server.
 func (s *wbAgentgrid) close() {

@@ -18,7 +18,7 @@ import (
 // at which their badges change.
 func (e *wbEnv) idle() []wbRow {
 	short := wbRow{Name: fmt.Sprintf("idle CPU, %d idle panes, %v", wbIdlePanes, wbIdleFor), Unit: "%", Agentgrid: math.NaN(), Tmux: math.NaN(),
-		Note: "240x70, tiled; % of one core; agentgrid process vs tmux server+client"}
+		Note: "240x70, tiled; % of one core; agentgrid client+server+watchdog vs tmux server+client"}
 	long := wbRow{Name: fmt.Sprintf("idle CPU, same panes, the next %v", wbIdleLong), Unit: "%", Agentgrid: math.NaN(), Tmux: math.NaN(),
 		Note: "spans the minute at which the idle badges turn from <1m to 1m"}
 	redraw := wbRow{Name: fmt.Sprintf("full redraw of %d panes + status, CPU per frame", wbIdlePanes+1), Unit: "ms", Agentgrid: math.NaN(), Tmux: math.NaN(),
@@ -139,12 +139,12 @@ func (e *wbEnv) idleAgentgrid() ([]wbIdleWindow, wbRedraw, error) {
 	})
 	time.Sleep(time.Second)
 	e.logf("agentgrid idle: measuring %v, then %v", wbIdleFor, wbIdleLong)
-	w, err := idleWindows(s.term, s.pid())
+	w, err := idleWindows(s.term, s.pids()...)
 	if err != nil {
 		return nil, wbRedraw{}, err
 	}
 	e.logf("agentgrid: %d full redraws", wbRedraws)
-	rd, err := wbMeasureRedraws(s.term, w[0].cpu, func() error { return s.term.typeKeys("\x02r") }, s.pid())
+	rd, err := wbMeasureRedraws(s.term, w[0].cpu, func() error { return s.term.typeKeys("\x02r") }, s.pids()...)
 	return w, rd, err
 }
 
@@ -220,7 +220,7 @@ func (e *wbEnv) spawn() []wbRow {
 	var agPids, tmPids []int
 	var agCPU, tmCPU time.Duration
 	if ag != nil {
-		agPids = []int{ag.pid(), ag.term.cmd.Process.Pid}
+		agPids = ag.pids()
 	}
 	if tm != nil {
 		if tmPids, err = tm.pids(); err != nil {
@@ -499,7 +499,7 @@ func (e *wbEnv) floodAgentgrid() (wbFlood, error) {
 		}
 		ids = append(ids, a.ID)
 	}
-	return e.drainFlood("agentgrid", s.term, []int{s.pid(), s.term.cmd.Process.Pid}, t0, ids, func(id string) (string, error) {
+	return e.drainFlood("agentgrid", s.term, s.pids(), t0, ids, func(id string) (string, error) {
 		c, cancel := wbCall()
 		defer cancel()
 		return s.client.Capture(c, id, false, 0)
