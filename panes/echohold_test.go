@@ -187,6 +187,37 @@ func TestKeepAProcForInput(t *testing.T) {
 	}
 }
 
+// TestFloodStartsAreAnnounced: Flooding says yes from a pane's first flood
+// slot until floodQuiet after its last, and a flood's start is announced
+// to OnFloodStart's callers once, not for every slot taken.
+func TestFloodStartsAreAnnounced(t *testing.T) {
+	floodSeen.Store(0)
+	if Flooding() {
+		t.Fatal("Flooding says yes before any flood")
+	}
+	starts := make(chan struct{}, 4)
+	stop := OnFloodStart(func() { starts <- struct{}{} })
+	defer stop()
+	noteFlood()
+	noteFlood() // the same flood
+	if !Flooding() {
+		t.Fatal("Flooding says no during a flood")
+	}
+	if len(starts) != 1 {
+		t.Fatalf("one flood was announced %d times, want once", len(starts))
+	}
+	<-starts
+	floodSeen.Store(time.Now().Add(-2 * floodQuiet).UnixNano()) // the quiet, passed
+	if Flooding() {
+		t.Fatal("Flooding says yes after the quiet")
+	}
+	stop()
+	noteFlood()
+	if len(starts) != 0 {
+		t.Fatal("a stopped OnFloodStart caller was told of a flood")
+	}
+}
+
 // TestQueuedFloodWaitsOutALaterHold: a flooding pane queued for a flood
 // slot when another pane's echo hold begins parses nothing until the hold
 // ends, then goes on. Slots are handed over by channel operations, so

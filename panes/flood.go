@@ -146,6 +146,7 @@ func (p *Pane) waitEchoHold() {
 // back and waits for the hold, or each queued pane would parse a read
 // while the typed key's echo is on its way.
 func (p *Pane) takeFloodSlot() {
+	noteFlood()
 	for {
 		p.waitEchoHold()
 		bulkTokens <- struct{}{}
@@ -153,6 +154,49 @@ func (p *Pane) takeFloodSlot() {
 			return
 		}
 		<-bulkTokens
+	}
+}
+
+// floodQuiet is how long after a pane last took a flood slot Flooding
+// still says yes.
+const floodQuiet = 250 * time.Millisecond
+
+var (
+	floodSeen    atomic.Int64 // when a pane last took a flood slot, UnixNano
+	floodStartMu sync.Mutex
+	floodStarts  = map[*func()]struct{}{}
+)
+
+// Flooding reports whether a pane parsed a flood in the last floodQuiet.
+// The session server's key reader waits in poll(2) while it does (see
+// control.AttachStream.WakeOnInput).
+func Flooding() bool { return time.Now().UnixNano()-floodSeen.Load() < int64(floodQuiet) }
+
+// OnFloodStart calls f, in the pane's reader, each time a flood begins
+// after floodQuiet without one; stop ends that.
+func OnFloodStart(f func()) (stop func()) {
+	key := &f
+	floodStartMu.Lock()
+	floodStarts[key] = struct{}{}
+	floodStartMu.Unlock()
+	return func() {
+		floodStartMu.Lock()
+		delete(floodStarts, key)
+		floodStartMu.Unlock()
+	}
+}
+
+// noteFlood records that a pane takes a flood slot now, and tells the
+// OnFloodStart callers when this begins a flood.
+func noteFlood() {
+	now := time.Now().UnixNano()
+	if now-floodSeen.Swap(now) < int64(floodQuiet) {
+		return
+	}
+	floodStartMu.Lock()
+	defer floodStartMu.Unlock()
+	for f := range floodStarts {
+		(*f)()
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/rawio"
 )
 
 // ErrConnectionLost is what AttachTerminal returns when the session's
@@ -102,7 +103,18 @@ func AttachTerminal(ctx context.Context, s *control.AttachStream, in, out *os.Fi
 	// user types right after the exit message (the shell's by then) would
 	// go to a dead connection. Deferred after the raw mode's restore, so it
 	// runs first.
-	cr, err := uv.NewCancelReader(in)
+	// Frames are read in Go's poller with raw reads (never busy: this
+	// process parses no flood), and written the same way to a description
+	// of the terminal of its own: see rawio.
+	s.WakeOnInput(ctx, func() bool { return false })
+	screen := io.Writer(out)
+	if f := reopenTerminal(out, os.O_WRONLY); f != nil {
+		defer f.Close()
+		if rc, err := f.SyscallConn(); err == nil {
+			screen = rawio.Writer{RC: rc}
+		}
+	}
+	cr, err := openKeys(in)
 	if err != nil {
 		return "", fmt.Errorf("read the terminal: %w", err)
 	}
@@ -152,7 +164,7 @@ func AttachTerminal(ctx context.Context, s *control.AttachStream, in, out *os.Fi
 		buf = payload[:0]
 		switch typ {
 		case control.FrameOutput:
-			if _, err := out.Write(payload); err != nil {
+			if _, err := screen.Write(payload); err != nil {
 				_ = s.Close()
 				return ExitDetached, nil
 			}
@@ -162,3 +174,56 @@ func AttachTerminal(ctx context.Context, s *control.AttachStream, in, out *os.Fi
 		}
 	}
 }
+
+// keySource is where the client reads the keys: a reader that a cancel
+// interrupts.
+type keySource interface {
+	io.Reader
+	Cancel() bool
+	Close() error
+}
+
+// openKeys reads the keys from a description of the terminal of its own
+// (reopenTerminal), with raw reads waited on in Go's poller; where that
+// cannot be done it falls back to a cancelable reader that waits in
+// epoll_wait, a system call that keeps one of Go's processors until Go's
+// monitor takes it back.
+func openKeys(in *os.File) (keySource, error) {
+	if f := reopenTerminal(in, os.O_RDONLY); f != nil {
+		if rc, err := f.SyscallConn(); err == nil {
+			return polledKeys{f: f, r: rawio.Reader{RC: rc}}, nil
+		}
+		_ = f.Close()
+	}
+	return uv.NewCancelReader(in)
+}
+
+// reopenTerminal opens the terminal behind f again, as a file description
+// of its own that Go's poller waits on: making it non-blocking leaves the
+// shell's description as it was. Nil where f is no terminal or it cannot
+// be opened again (no /proc).
+func reopenTerminal(f *os.File, flag int) *os.File {
+	if !term.IsTerminal(f.Fd()) {
+		return nil
+	}
+	g, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), flag|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil
+	}
+	if g.SetDeadline(time.Time{}) != nil { // not in Go's poller
+		_ = g.Close()
+		return nil
+	}
+	return g
+}
+
+// polledKeys reads the terminal through Go's poller; a cancel is a read
+// deadline in the past, which ends the waiting read at once.
+type polledKeys struct {
+	f *os.File
+	r rawio.Reader
+}
+
+func (k polledKeys) Read(b []byte) (int, error) { return k.r.Read(b) }
+func (k polledKeys) Cancel() bool               { return k.f.SetReadDeadline(time.Now()) == nil }
+func (k polledKeys) Close() error               { return k.f.Close() }

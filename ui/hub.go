@@ -144,8 +144,13 @@ func (h *Hub) Attach(ctx context.Context, s *control.AttachStream, p control.Att
 	defer cancel()
 	stop := context.AfterFunc(h.ctx, cancel)
 	defer stop()
-	// Keystrokes wake their reader at once, however busy floods keep Go.
-	s.WakeOnInput(ctx)
+	// Keystrokes wake their reader at once, however busy floods keep Go
+	// (and while nothing floods, the wait costs nothing).
+	ro := options(h.opts)
+	s.WakeOnInput(ctx, ro.flooding)
+	if ro.onFloodStart != nil {
+		defer ro.onFloodStart(s.Rewait)()
+	}
 
 	pr, pw := io.Pipe()
 	var prog atomic.Pointer[termrt.Program]

@@ -29,6 +29,11 @@ type runOptions struct {
 	outerColors func(fg, bg color.Color) // see WithOuterColors
 
 	started func(p *termrt.Program) // an attached client's hub learns its program
+
+	// See WithFloods: the hub's key readers wait in poll(2) only while
+	// flooding says so, and wait again when onFloodStart calls them.
+	flooding     func() bool
+	onFloodStart func(func()) (stop func())
 }
 
 // WithIO replaces stdin and stdout (tests, attached clients).
@@ -40,6 +45,14 @@ func WithIO(in io.Reader, out io.Writer) Option {
 // buffers, which the socket serves to agentgrid paste).
 func WithBuffers(b *control.Buffers) Option {
 	return func(o *runOptions) { o.buffers = b }
+}
+
+// WithFloods tells the hub when panes flood (the panes package's Flooding
+// and OnFloodStart): an attached terminal's keys are then read by a thread
+// that waits for them in poll(2), and otherwise in Go's poller (see
+// control.AttachStream.WakeOnInput). Without it they always wait in poll.
+func WithFloods(flooding func() bool, onFloodStart func(func()) (stop func())) Option {
+	return func(o *runOptions) { o.flooding, o.onFloodStart = flooding, onFloodStart }
 }
 
 // WithRecord records the session's screen to path (an asciicast v2 file)

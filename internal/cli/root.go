@@ -324,7 +324,7 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 		}
 		termColors.Set(fg, bg)
 	}
-	hub := ui.NewHub(cfg, palette.Styles(), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers), ui.WithRecord(o.Record))
+	hub := ui.NewHub(cfg, palette.Styles(), ui.WithOuterColors(outerColors), ui.WithBuffers(buffers), ui.WithRecord(o.Record), ui.WithFloods(panes.Flooding, panes.OnFloodStart))
 	eng, err := orchestrator.New(cfg, orchestrator.Options{
 		Session:    session,
 		Spawner:    panes.PTYSpawner{},

@@ -11,9 +11,11 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/oneline"
+	"github.com/agentgrid/agentgrid/internal/rawio"
 )
 
 // MethodSessionAttach turns the connection into an attach stream: a client
@@ -84,6 +86,9 @@ type AttachStream struct {
 	// shutRead, once reads wait in poll(2) (WakeOnInput), shuts the
 	// reading side: closing the socket alone would not wake the poll.
 	shutRead func()
+	// rewait, once reads can wait in poll(2), interrupts a read waiting
+	// in Go's poller so that it waits again (Rewait).
+	rewait func()
 }
 
 // NewAttachStream wraps c; r, when not nil, holds bytes already read from c.
@@ -128,10 +133,17 @@ func (s *AttachStream) WriteFrame(typ byte, payload []byte) error {
 	b = append(b, payload...)
 	s.wm.Lock()
 	defer s.wm.Unlock()
+	b, err := s.writeNow(b)
+	if err != nil || len(b) == 0 {
+		if err != nil {
+			_ = s.Close()
+		}
+		return err
+	}
 	if s.writeTimeout > 0 {
 		_ = s.c.SetWriteDeadline(time.Now().Add(s.writeTimeout))
 	}
-	_, err := s.c.Write(b)
+	_, err = s.c.Write(b)
 	if s.writeTimeout > 0 && err == nil {
 		// The deadline guards this write only: left armed, its timer would
 		// wake an idle session writeTimeout after its last frame.
@@ -143,6 +155,36 @@ func (s *AttachStream) WriteFrame(typ byte, payload []byte) error {
 		_ = s.Close()
 	}
 	return err
+}
+
+// writeNow writes what the socket takes at once, with one raw system call
+// (see rawio), and returns the rest: nearly always nothing, so a frame
+// neither arms the write deadline's timer nor wakes Go's monitor. Where
+// the connection is no Unix socket it writes nothing here.
+func (s *AttachStream) writeNow(b []byte) ([]byte, error) {
+	uc, ok := s.c.(*net.UnixConn)
+	if !ok {
+		return b, nil
+	}
+	rc, err := uc.SyscallConn()
+	if err != nil {
+		return b, nil
+	}
+	var n int
+	var errno syscall.Errno
+	if err := rc.Write(func(fd uintptr) bool {
+		n, errno = rawio.Write(fd, b)
+		return true // one attempt; the rest waits under the deadline
+	}); err != nil {
+		return nil, err
+	}
+	switch errno {
+	case 0:
+		return b[n:], nil
+	case syscall.EAGAIN:
+		return b, nil
+	}
+	return nil, errno
 }
 
 // Write sends p as one output frame: the stream is the io.Writer a

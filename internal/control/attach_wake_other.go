@@ -5,13 +5,16 @@ package control
 import (
 	"errors"
 	"syscall"
+	"time"
 )
 
 const pollSupported = false
 
 // pollReader is never built here (WakeOnInput does nothing).
 type pollReader struct {
-	rc syscall.RawConn
+	rc   syscall.RawConn
+	busy func() bool
+	conn interface{ SetReadDeadline(time.Time) error }
 }
 
 func (r *pollReader) Read([]byte) (int, error) {

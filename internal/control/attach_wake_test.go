@@ -46,7 +46,7 @@ func TestWakeOnInputReadsFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewAttachStream(srv, lr)
-	s.WakeOnInput(t.Context())
+	s.WakeOnInput(t.Context(), nil)
 
 	want := []string{"first", "split", big}
 	go func() {
@@ -79,7 +79,7 @@ func TestWakeOnInputEndsWithItsContext(t *testing.T) {
 	srv, _ := unixPair(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	s := NewAttachStream(srv, nil)
-	s.WakeOnInput(ctx)
+	s.WakeOnInput(ctx, nil)
 	done := readFrameAsync(s)
 	waitInPoll(t)
 	cancel()
@@ -98,7 +98,7 @@ func TestWakeOnInputEndsWithItsContext(t *testing.T) {
 func TestWakeOnInputEndsOnClose(t *testing.T) {
 	srv, _ := unixPair(t)
 	s := NewAttachStream(srv, nil)
-	s.WakeOnInput(t.Context())
+	s.WakeOnInput(t.Context(), nil)
 	done := readFrameAsync(s)
 	waitInPoll(t)
 	_ = s.Close()
