@@ -258,8 +258,9 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 			_ = ready.Close()
 		}
 	}()
-	// Keystrokes from attached terminals are read at once while panes flood.
-	panes.KeepAProcForInput()
+	// One Go processor while idle, and a spare one beside the flood slots
+	// while panes flood, so that keystrokes are read at once.
+	panes.FitProcsToFloods()
 	loaded, err := loadSessionConfig(o)
 	if err != nil {
 		return err
