@@ -261,6 +261,7 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 	// One Go processor while idle, and a spare one beside the flood slots
 	// while panes flood, so that keystrokes are read at once.
 	panes.FitProcsToFloods()
+	paceGC()
 	loaded, err := loadSessionConfig(o)
 	if err != nil {
 		return err
