@@ -170,53 +170,20 @@ func TestEchoHoldWithoutEchoIsNotRenewed(t *testing.T) {
 	}
 }
 
-// TestProcsFollowFloods: a program running panes gives Go one processor
-// while nothing floods, one beyond the flood slots as soon as a flood
-// begins (so that one is free to read a keystroke while every slot parses)
-// and one again floodQuiet after the flood, and the flood's start is
-// announced to OnFloodStart's callers once, after the processors rose.
-func TestProcsFollowFloods(t *testing.T) {
+// TestKeepAProcForInput checks that a program running panes gives Go one
+// processor beyond the flood slots, so that one is free to read a
+// keystroke while every slot parses a flood.
+func TestKeepAProcForInput(t *testing.T) {
 	old := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() {
-		procs.on.Store(false)
-		runtime.GOMAXPROCS(old)
-	})
-	floodSeen.Store(0)
-	FitProcsToFloods()
-	if got := runtime.GOMAXPROCS(0); got != 1 {
-		t.Fatalf("GOMAXPROCS is %d with no flood, want 1", got)
-	}
-	starts := make(chan int, 4)
-	stop := OnFloodStart(func() { starts <- runtime.GOMAXPROCS(0) })
-	defer stop()
-
-	noteFlood()
-	noteFlood() // the same flood
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+	runtime.GOMAXPROCS(FloodSlots())
+	KeepAProcForInput()
 	if got, want := runtime.GOMAXPROCS(0), FloodSlots()+1; got != want {
-		t.Fatalf("GOMAXPROCS is %d during a flood with %d flood slots, want %d", got, FloodSlots(), want)
+		t.Fatalf("GOMAXPROCS is %d with %d flood slots, want %d", got, FloodSlots(), want)
 	}
-	select {
-	case got := <-starts:
-		if got != FloodSlots()+1 {
-			t.Fatalf("the flood's start was announced with GOMAXPROCS %d, want %d", got, FloodSlots()+1)
-		}
-	default:
-		t.Fatal("the flood's start was not announced")
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.GOMAXPROCS(0) != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("GOMAXPROCS is still %d 10 s after the flood", runtime.GOMAXPROCS(0))
-		}
-		time.Sleep(10 * time.Millisecond) // polling for the lowering
-	}
-	if len(starts) != 0 {
-		t.Fatalf("one flood was announced %d more times", len(starts))
-	}
-	stop()
-	noteFlood() // a new flood, after the quiet: no caller left to tell
-	if len(starts) != 0 {
-		t.Fatal("a stopped OnFloodStart caller was told of a flood")
+	KeepAProcForInput()
+	if got, want := runtime.GOMAXPROCS(0), FloodSlots()+1; got != want {
+		t.Fatalf("a second call moved GOMAXPROCS to %d, want %d", got, want)
 	}
 }
 

@@ -21,76 +21,24 @@ var bulkTokens = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 
 // FloodSlots is how many panes parse a flood at the same time: one per CPU
 // that Go ran on when the package was loaded. A program that runs panes
-// gives Go one more processor than this while they flood (see
-// FitProcsToFloods).
+// gives Go one more processor than this (see KeepAProcForInput).
 func FloodSlots() int { return cap(bulkTokens) }
 
-// procsWhileFlooding is GOMAXPROCS while panes flood. Each flood slot
-// parses without a pause, so with as many Go processors as slots none goes
-// idle, and Go then looks at its sockets and pipes only from its background
-// monitor, every 10 ms: a keystroke from an attached terminal sat unread in
-// the session's socket for up to that long (traced under an 8-pane flood:
-// the client's write to the server's read was most of the tail of
-// keystroke to echo). The session reads keys in a thread blocked in poll(2)
-// while panes flood (see control.AttachStream.WakeOnInput); the spare
-// processor is the one that thread finds free when the kernel wakes it. It
-// parses nothing, so floods get no more CPU than before.
-func procsWhileFlooding() int { return FloodSlots() + 1 }
-
-// procs is the state of FitProcsToFloods.
-var procs struct {
-	on     atomic.Bool // FitProcsToFloods was called
-	mu     sync.Mutex
-	raised bool // GOMAXPROCS is procsWhileFlooding
-}
-
-// FitProcsToFloods runs Go on one processor while no pane floods, and on
-// procsWhileFlooding while panes do, from now on. An idle session wakes for
-// a key, a frame or a tick, and hands each from one goroutine to the next
-// (socket reader, input decoder, program, screen writer); with processors
-// to spare, each hand-over also wakes another thread to look for work,
-// which finds none and sleeps again. On one processor there is no other
-// thread to wake: a full redraw of a 240x70 session with 16 idle panes
-// took 8-9 context switches in the server instead of 16-19, and 1.7 ms
-// of CPU instead of 2.2 ms. Moving GOMAXPROCS stops the world for a
-// moment; it happens when a flood begins and floodQuiet after it ends.
-func FitProcsToFloods() {
-	procs.on.Store(true)
-	procs.mu.Lock()
-	defer procs.mu.Unlock()
-	if Flooding() {
-		raiseProcs()
-		return
+// KeepAProcForInput raises GOMAXPROCS to one more than FloodSlots. While
+// panes flood, each slot parses without a pause, so with as many Go
+// processors as slots none goes idle, and Go then looks at its sockets
+// and pipes only from its background monitor, every 10 ms: a keystroke
+// from an attached terminal sat unread in the session's socket for up to
+// that long (traced under an 8-pane flood: the client's write to the
+// server's read was most of the tail of keystroke to echo). The session
+// reads keys in a thread blocked in poll(2) instead (see
+// control.AttachStream.WakeOnInput); the spare processor is the one that
+// thread finds free when the kernel wakes it. It parses nothing, so
+// floods get no more CPU than before.
+func KeepAProcForInput() {
+	if n := FloodSlots() + 1; runtime.GOMAXPROCS(0) < n {
+		runtime.GOMAXPROCS(n)
 	}
-	procs.raised = false
-	runtime.GOMAXPROCS(1)
-}
-
-// raiseProcs gives Go procsWhileFlooding processors until floodQuiet after
-// the flood; procs.mu is held.
-func raiseProcs() {
-	if procs.raised {
-		return
-	}
-	procs.raised = true
-	runtime.GOMAXPROCS(procsWhileFlooding())
-	time.AfterFunc(floodQuiet, lowerProcsOnceQuiet)
-}
-
-// lowerProcsOnceQuiet goes back to one processor once no pane flooded for
-// floodQuiet, or looks again when that will be.
-func lowerProcsOnceQuiet() {
-	procs.mu.Lock()
-	defer procs.mu.Unlock()
-	if !procs.raised {
-		return
-	}
-	if left := int64(floodQuiet) - (time.Now().UnixNano() - floodSeen.Load()); left > 0 {
-		time.AfterFunc(time.Duration(left), lowerProcsOnceQuiet)
-		return
-	}
-	procs.raised = false
-	runtime.GOMAXPROCS(1)
 }
 
 // echoHold is one keystroke's pause of the other panes' floods. While it
@@ -225,8 +173,7 @@ var (
 func Flooding() bool { return time.Now().UnixNano()-floodSeen.Load() < int64(floodQuiet) }
 
 // OnFloodStart calls f, in the pane's reader, each time a flood begins
-// after floodQuiet without one (once Go has its processors for it); stop
-// ends that.
+// after floodQuiet without one; stop ends that.
 func OnFloodStart(f func()) (stop func()) {
 	key := &f
 	floodStartMu.Lock()
@@ -245,11 +192,6 @@ func noteFlood() {
 	now := time.Now().UnixNano()
 	if now-floodSeen.Swap(now) < int64(floodQuiet) {
 		return
-	}
-	if procs.on.Load() {
-		procs.mu.Lock()
-		raiseProcs()
-		procs.mu.Unlock()
 	}
 	floodStartMu.Lock()
 	defer floodStartMu.Unlock()

@@ -258,9 +258,8 @@ func serveSession(cmd *cobra.Command, o sessionOptions, cols, rows int, ready io
 			_ = ready.Close()
 		}
 	}()
-	// One Go processor while idle, and a spare one beside the flood slots
-	// while panes flood, so that keystrokes are read at once.
-	panes.FitProcsToFloods()
+	// Keystrokes from attached terminals are read at once while panes flood.
+	panes.KeepAProcForInput()
 	paceGC()
 	loaded, err := loadSessionConfig(o)
 	if err != nil {
