@@ -89,6 +89,10 @@ type AttachStream struct {
 	// rewait, once reads can wait in poll(2), interrupts a read waiting
 	// in Go's poller so that it waits again (Rewait).
 	rewait func()
+	// uc and rc, where c is a Unix socket, serve the raw reads and writes
+	// (writeNow, WakeOnInput); nil otherwise.
+	uc *net.UnixConn
+	rc syscall.RawConn
 }
 
 // NewAttachStream wraps c; r, when not nil, holds bytes already read from c.
@@ -96,7 +100,13 @@ func NewAttachStream(c net.Conn, r *bufio.Reader) *AttachStream {
 	if r == nil {
 		r = bufio.NewReaderSize(c, 64<<10)
 	}
-	return &AttachStream{c: c, r: r}
+	s := &AttachStream{c: c, r: r}
+	if uc, ok := c.(*net.UnixConn); ok {
+		if rc, err := uc.SyscallConn(); err == nil {
+			s.uc, s.rc = uc, rc
+		}
+	}
+	return s
 }
 
 // ReadFrame returns the next frame; the payload is valid until the next call.
@@ -134,11 +144,12 @@ func (s *AttachStream) WriteFrame(typ byte, payload []byte) error {
 	s.wm.Lock()
 	defer s.wm.Unlock()
 	b, err := s.writeNow(b)
-	if err != nil || len(b) == 0 {
-		if err != nil {
-			_ = s.Close()
-		}
+	if err != nil {
+		_ = s.Close()
 		return err
+	}
+	if len(b) == 0 {
+		return nil
 	}
 	if s.writeTimeout > 0 {
 		_ = s.c.SetWriteDeadline(time.Now().Add(s.writeTimeout))
@@ -162,17 +173,12 @@ func (s *AttachStream) WriteFrame(typ byte, payload []byte) error {
 // neither arms the write deadline's timer nor wakes Go's monitor. Where
 // the connection is no Unix socket it writes nothing here.
 func (s *AttachStream) writeNow(b []byte) ([]byte, error) {
-	uc, ok := s.c.(*net.UnixConn)
-	if !ok {
-		return b, nil
-	}
-	rc, err := uc.SyscallConn()
-	if err != nil {
+	if s.rc == nil {
 		return b, nil
 	}
 	var n int
 	var errno syscall.Errno
-	if err := rc.Write(func(fd uintptr) bool {
+	if err := s.rc.Write(func(fd uintptr) bool {
 		n, errno = rawio.Write(fd, b)
 		return true // one attempt; the rest waits under the deadline
 	}); err != nil {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"time"
 )
 
@@ -32,12 +31,8 @@ import (
 // no-op where the connection is not a Unix socket or the platform has no
 // poll(2); reads then stay as they were. Call it before the first read.
 func (s *AttachStream) WakeOnInput(ctx context.Context, busy func() bool) {
-	uc, ok := s.c.(*net.UnixConn)
-	if !ok || !pollSupported {
-		return
-	}
-	rc, err := uc.SyscallConn()
-	if err != nil {
+	uc, rc := s.uc, s.rc
+	if rc == nil || !pollSupported {
 		return
 	}
 	if busy == nil {

@@ -15,23 +15,17 @@ import (
 
 // Read reads fd once: what is there, or an error (EAGAIN: nothing yet).
 // An interrupted call is made again.
-func Read(fd uintptr, b []byte) (int, syscall.Errno) {
-	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-		if e == 0 {
-			return int(n), 0
-		}
-		if e != syscall.EINTR {
-			return 0, e
-		}
-	}
-}
+func Read(fd uintptr, b []byte) (int, syscall.Errno) { return call(syscall.SYS_READ, fd, b) }
 
 // Write writes to fd once: what it takes, or an error (EAGAIN: no room
 // yet). An interrupted call is made again.
-func Write(fd uintptr, b []byte) (int, syscall.Errno) {
+func Write(fd uintptr, b []byte) (int, syscall.Errno) { return call(syscall.SYS_WRITE, fd, b) }
+
+// call makes the read or write system call trap on fd and b, again while
+// it is interrupted.
+func call(trap, fd uintptr, b []byte) (int, syscall.Errno) {
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+		n, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
 		if e == 0 {
 			return int(n), 0
 		}
