@@ -161,16 +161,11 @@ const keystrokeGap = 150 * time.Millisecond
 func (h *harness) approve(question string) {
 	h.t.Helper()
 	h.screenHas(question, 10*time.Second)
-	// Once the main view's agent leaves the waiting state, the answer was
-	// taken, even where the CLI keeps the question in its history (Gemini
-	// now and then prints it above the tool's result).
-	waiting := func() bool { a, ok := h.agent("main"); return ok && a.State == "waiting" }
-	wasWaiting := waiting()
 	for i := 0; ; i++ {
 		h.keys("Enter")
 		deadline := time.Now().Add(2 * time.Second)
 		for time.Now().Before(deadline) {
-			if !strings.Contains(h.capture(), question) || (wasWaiting && !waiting()) {
+			if !strings.Contains(h.capture(), question) {
 				return
 			}
 			time.Sleep(50 * time.Millisecond)
