@@ -83,6 +83,9 @@ type PaneReader interface {
 	FrameRows(dst *vterm.Frame, offset int)
 	FrameRowsFrom(dst *vterm.Frame, offset int, pushed uint64)
 	Size() (cols, rows int)
+	// Seq is the terminal's content version: it changes with every write
+	// and resize, so a copy taken at the same Seq is still current.
+	Seq() uint64
 	Modes() vterm.Modes
 	ScrollbackLen() int
 	Search(query string, fromLine int, backward bool) (line, col int, ok bool)
@@ -109,6 +112,7 @@ func reader(t *vterm.Terminal) PaneReader {
 func (r readOnly) Frame(dst *vterm.Frame, offset int)     { r.t.Frame(dst, offset) }
 func (r readOnly) FrameRows(dst *vterm.Frame, offset int) { r.t.FrameRows(dst, offset) }
 func (r readOnly) Size() (cols, rows int)                 { return r.t.Size() }
+func (r readOnly) Seq() uint64                            { return r.t.Seq() }
 func (r readOnly) Modes() vterm.Modes                     { return r.t.Modes() }
 func (r readOnly) ScrollbackLen() int                     { return r.t.ScrollbackLen() }
 func (r readOnly) Search(query string, fromLine int, backward bool) (line, col int, ok bool) {

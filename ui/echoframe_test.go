@@ -100,3 +100,77 @@ func TestFramePumpKeepsChangesAfterAnEchoFrame(t *testing.T) {
 		return pr.sends.Load() == 3 || pr.timers.Load() > 0
 	})
 }
+
+// countingReader is a pane's terminal that counts the copies taken of it.
+type countingReader struct {
+	*vterm.Terminal
+	copies atomic.Int64
+}
+
+func (c *countingReader) FrameRows(dst *vterm.Frame, offset int) {
+	c.copies.Add(1)
+	c.Terminal.FrameRows(dst, offset)
+}
+
+// TestFrameKeepsTheCopyOfAnUnchangedPane: a frame copies only the panes
+// written to since their last copy; a quiet pane keeps the copy it has,
+// frame after frame, and still shows what it shows. Without that, a frame
+// that changes one badge copied every pane of the screen again.
+func TestFrameKeepsTheCopyOfAnUnchangedPane(t *testing.T) {
+	snap := testSnapshot()
+	busy := &countingReader{Terminal: snap.Panes[0].Term.(*vterm.Terminal)}
+	quiet := &countingReader{Terminal: snap.Panes[1].Term.(*vterm.Terminal)}
+	snap.Panes[0].Term, snap.Panes[1].Term = busy, quiet
+	m, _ := newTestModel(t, snap)
+	frame := func() string {
+		m.Update(frameMsg{})
+		return ansi.Strip(viewText(m))
+	}
+	frame()
+	base := quiet.copies.Load()
+	for i := range 6 {
+		line := "busy " + string(rune('a'+i))
+		_, _ = busy.Write([]byte(line + "\r\n"))
+		s := frame()
+		if !strings.Contains(s, line) || !strings.Contains(s, "done?") {
+			t.Fatalf("frame %d lost a pane's text:\n%s", i, s)
+		}
+	}
+	if n := quiet.copies.Load() - base; n != 0 {
+		t.Errorf("the quiet pane was copied %d times in 6 frames, want 0", n)
+	}
+	if n := busy.copies.Load(); n < 6 {
+		t.Errorf("the busy pane was copied %d times, want one per frame at least (6)", n)
+	}
+
+	// Once written to, the quiet pane is copied again, and what both
+	// show stays right while their copies take turns.
+	for i := range 4 {
+		line := "quiet " + string(rune('a'+i))
+		_, _ = quiet.Write([]byte(line + "\r\n"))
+		s := frame()
+		if !strings.Contains(s, line) || !strings.Contains(s, "busy f") {
+			t.Fatalf("after the quiet pane printed %q:\n%s", line, s)
+		}
+		s = frame()
+		if !strings.Contains(s, line) || !strings.Contains(s, "busy f") {
+			t.Fatalf("the frame after, with nothing new:\n%s", s)
+		}
+	}
+	if n := quiet.copies.Load() - base; n != 4 {
+		t.Errorf("the quiet pane was copied %d times for 4 writes, want 4", n)
+	}
+
+	// A pane copied every other frame takes turns with a few buffers; it
+	// does not get a new one for each copy.
+	bufs := map[*vterm.Frame]bool{}
+	for i := range 20 {
+		_, _ = quiet.Write([]byte("again " + string(rune('a'+i)) + "\r\n"))
+		frame()
+		bufs[m.in.prevPane(2, "a2").view] = true
+		frame()
+	}
+	if len(bufs) > 3 {
+		t.Errorf("20 copies of a pane used %d buffers, want 3 at most", len(bufs))
+	}
+}

@@ -194,9 +194,19 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			// for the next frame, at most an interval later, and the echo
 			// goes out alone.
 			pf.term, pf.view, pf.seq, pf.skip, pf.busy = old.term, old.view, old.seq, old.skip, true
+			m.putFreeView(view)
+		} else if s == nil && old != nil && old.term == p.Term && old.box == p.Box && old.view != nil &&
+			old.view.Offset == 0 && !old.view.Held && p.Term != nil && p.Term.Seq() == old.seq {
+			// Nothing was written to the pane since its last copy: that copy
+			// is still what it shows. A quiet pane is then not copied again
+			// (its lock taken, its rows read and written) for a frame that
+			// changes something else: a badge, the status line, a flooding
+			// pane beside it.
+			pf.term, pf.view, pf.seq, pf.skip = old.term, old.view, old.seq, old.skip
+			m.putFreeView(view)
 		} else if p.Term != nil {
 			if view == nil {
-				view = new(vterm.Frame)
+				view = m.takeFreeView()
 			}
 			// One lock per pane per frame: rows, cursor and modes all come
 			// from this copy.

@@ -118,3 +118,28 @@ func (in *frameInput) holdsView(v *vterm.Frame) bool {
 	}
 	return false
 }
+
+// maxFreeViews bounds the copy buffers kept for later copies.
+const maxFreeViews = 64
+
+// putFreeView keeps v, a copy buffer of the dropped input that the pane at
+// its index did not need (it kept the copy it had), for a later copy: the
+// new input's pane takes the kept copy's place in the slice, so v would
+// otherwise be lost, and a pane that is copied again after frames without
+// one would allocate a new buffer each time.
+func (m *Model) putFreeView(v *vterm.Frame) {
+	if v != nil && len(m.freeViews) < maxFreeViews {
+		m.freeViews = append(m.freeViews, v)
+	}
+}
+
+// takeFreeView returns a kept copy buffer, or a new one.
+func (m *Model) takeFreeView() *vterm.Frame {
+	n := len(m.freeViews)
+	if n == 0 {
+		return new(vterm.Frame)
+	}
+	v := m.freeViews[n-1]
+	m.freeViews = m.freeViews[:n-1]
+	return v
+}

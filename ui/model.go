@@ -27,6 +27,7 @@ import (
 	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
+	"github.com/agentgrid/agentgrid/panes/vterm"
 	"github.com/agentgrid/agentgrid/themes"
 	"github.com/agentgrid/agentgrid/ui/termrt"
 )
@@ -78,6 +79,7 @@ type Model struct {
 	comp      composer
 	in        frameInput     // the input of the cached base frame
 	spare     []paneFrame    // a dropped input's panes, reused by buildInput
+	freeViews []*vterm.Frame // copy buffers no input holds (putFreeView)
 	echoFrame bool           // the frame being built is an echo frame (frameMsg)
 	status    statusCache    // the status line and what it was drawn from
 	base      *termrt.Canvas // the composed frame without overlays (the composer's)
