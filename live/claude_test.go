@@ -160,12 +160,21 @@ const keystrokeGap = 150 * time.Millisecond
 // that a key meant for the prompt does not answer it.
 func (h *harness) approve(question string) {
 	h.t.Helper()
+	h.approveUntil(question, func() bool { return false })
+}
+
+// approveUntil is approve that also stops once done reports the approved
+// action's effect: Gemini CLI now and then keeps an answered question in
+// its history above the result, so there the question's text staying on
+// screen does not mean the Enter was not taken.
+func (h *harness) approveUntil(question string, done func() bool) {
+	h.t.Helper()
 	h.screenHas(question, 10*time.Second)
 	for i := 0; ; i++ {
 		h.keys("Enter")
 		deadline := time.Now().Add(2 * time.Second)
 		for time.Now().Before(deadline) {
-			if !strings.Contains(h.capture(), question) {
+			if !strings.Contains(h.capture(), question) || done() {
 				return
 			}
 			time.Sleep(50 * time.Millisecond)

@@ -52,7 +52,10 @@ func TestGeminiMainView(t *testing.T) {
 	h.prompt(`CALL run_shell_command {"command":"touch g-file.txt"}`)
 	h.waitState("main", "waiting", "hook:gemini", "permission: Shell: touch g-file.txt", 30*time.Second)
 	h.screenHas("Allow execution", 10*time.Second)
-	h.approve("Allow execution")
+	h.approveUntil("Allow execution", func() bool {
+		_, err := os.Stat(filepath.Join(h.proj, "g-file.txt"))
+		return err == nil
+	})
 	h.waitState("main", "idle", "hook:gemini", "turn finished", 30*time.Second)
 	if _, err := os.Stat(filepath.Join(h.proj, "g-file.txt")); err != nil {
 		t.Fatalf("the approved command did not run: %v", err)
@@ -68,15 +71,16 @@ func TestGeminiMainView(t *testing.T) {
 	// The model calls agentgrid's MCP tool; Gemini asks first; the pane appears.
 	h.prompt(`CALL spawn_agent {"title":"from-mcp","argv":["sh","-c","echo spawned-by-mcp; sleep 600"]}`)
 	h.waitState("main", "waiting", "hook:gemini", "permission: MCP agentgrid.spawn_agent", 30*time.Second)
-	h.approve("Allow execution")
-	h.waitFor(30*time.Second, func() bool {
+	spawned := func() bool {
 		for _, a := range h.list() {
 			if a.Parent == "main" && a.State == "running" {
 				return true
 			}
 		}
 		return false
-	}, "a pane spawned through the MCP tool")
+	}
+	h.approveUntil("Allow execution", spawned)
+	h.waitFor(30*time.Second, spawned, "a pane spawned through the MCP tool")
 	h.screenHas("spawned-by-mcp", 10*time.Second)
 	h.waitState("main", "idle", "hook:gemini", "turn finished", 30*time.Second)
 	hist = h.explain("main")
