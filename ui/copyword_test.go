@@ -125,7 +125,12 @@ func wordsMatchTmux(t *testing.T, text string, keys []string) {
 	}
 	// The pane prints the text raw (no newline translation) and then waits.
 	tmux("new-session", "-d", "-x", "38", "-y", "21", "env", "LC_ALL=C.UTF-8", "sh", "-c", "stty raw -echo; cat "+file+"; exec cat")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", server, "kill-server").Run() })
+	// tmux leaves its socket behind when the server ends: remove it too.
+	sock := tmux("display", "-p", "#{socket_path}")
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", server, "kill-server").Run()
+		_ = os.Remove(sock)
+	})
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(tmux("capture-pane", "-p"), "$") {
 		if time.Now().After(deadline) {
