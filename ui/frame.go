@@ -187,22 +187,8 @@ func (m *Model) buildInput(now time.Time) frameInput {
 			accent:  accentColor(a.Accent),
 		}
 		s := m.scroll[a.ID]
-		if m.echoFrame && old != nil && old.busy && !pf.focused && s == nil &&
-			old.term == p.Term && old.box == p.Box && old.view != nil {
-			// An echo frame leaves out the panes that printed in the frame
-			// before too (floods): their copy, its lock and their rows wait
-			// for the next frame, at most an interval later, and the echo
-			// goes out alone.
-			pf.term, pf.view, pf.seq, pf.skip, pf.busy = old.term, old.view, old.seq, old.skip, true
-			m.putFreeView(view)
-		} else if s == nil && old != nil && old.term == p.Term && old.box == p.Box && old.view != nil &&
-			old.view.Offset == 0 && !old.view.Held && p.Term != nil && p.Term.Seq() == old.seq {
-			// Nothing was written to the pane since its last copy: that copy
-			// is still what it shows. A quiet pane is then not copied again
-			// (its lock taken, its rows read and written) for a frame that
-			// changes something else: a badge, the status line, a flooding
-			// pane beside it.
-			pf.term, pf.view, pf.seq, pf.skip = old.term, old.view, old.seq, old.skip
+		if keep, busy := m.keepsCopy(old, p, pf.focused, s); keep {
+			pf.term, pf.view, pf.seq, pf.skip, pf.busy = old.term, old.view, old.seq, old.skip, busy
 			m.putFreeView(view)
 		} else if p.Term != nil {
 			if view == nil {
@@ -274,6 +260,27 @@ func (m *Model) buildInput(now time.Time) frameInput {
 	}
 	in.status = m.statusLine(entries, focusTitle)
 	return in
+}
+
+// keepsCopy reports whether pane p keeps old, its input in the last frame,
+// instead of being copied again, and whether it then counts as busy. Only
+// a pane shown live, in the same box and from the same terminal keeps it:
+//   - an echo frame leaves out the panes that printed in the frame before
+//     too (floods), busy still: their copy, its lock and their rows wait
+//     for the next frame, at most an interval later, and the echo goes out
+//     alone;
+//   - a pane nothing was written to since its copy keeps that copy, which
+//     is still what it shows: a quiet pane is not copied again (its lock
+//     taken, its rows read and written) for a frame that changes something
+//     else, a badge, the status line or a flooding pane beside it.
+func (m *Model) keepsCopy(old *paneFrame, p *orchestrator.PaneView, focused bool, s *scrollState) (keep, busy bool) {
+	if s != nil || old == nil || old.view == nil || p.Term == nil || old.term != p.Term || old.box != p.Box {
+		return false, false
+	}
+	if m.echoFrame && old.busy && !focused {
+		return true, true
+	}
+	return old.view.Offset == 0 && !old.view.Held && p.Term.Seq() == old.seq, false
 }
 
 // setInput makes in the input of the next frame when it differs from the
