@@ -15,22 +15,32 @@ import (
 // anyway: a CLI whose MCP server never connects still gets its task.
 const promptReadyWait = 30 * time.Second
 
+// promptSettle is how long a typed prompt waits after its CLI is ready:
+// Claude Code answers its ready hook and lists agentgrid's tools before
+// its input box offers them to the model (typed at once, about one
+// prompt in four reached the model without them in the live suite;
+// 150 ms later, none of eight did).
+const promptSettle = 500 * time.Millisecond
+
 // typedPrompt is a spawn's prompt on its way into a CLI that takes it
 // typed (agentcli.PromptTyper): given on its command line, the CLI would
 // send it to the model before agentgrid's MCP server is connected, so the
 // model's first turn would lack agentgrid's tools. It is typed — pasted,
 // then Enter as a key of its own — once the CLI's ready hook has arrived
-// and its MCP server has answered the CLI's tools/list, or when
-// promptReadyWait has passed, whichever comes first; explain says which.
+// and its MCP server has answered the CLI's tools/list and promptSettle
+// more has passed, or when promptReadyWait has passed, whichever comes
+// first; explain says which.
 type typedPrompt struct {
-	text  string
-	cli   string      // the CLI's name, for explain
-	event string      // the hook event after which the CLI takes input
-	pane  *panes.Pane // the process it is for: a retry arms its own
-	ready bool        // the ready hook arrived
-	mcp   bool        // the MCP server listed agentgrid's tools
-	late  bool        // promptReadyWait passed
-	timer Timer
+	text    string
+	cli     string      // the CLI's name, for explain
+	event   string      // the hook event after which the CLI takes input
+	pane    *panes.Pane // the process it is for: a retry arms its own
+	ready   bool        // the ready hook arrived
+	mcp     bool        // the MCP server listed agentgrid's tools
+	late    bool        // promptReadyWait passed
+	settled bool        // promptSettle passed after ready and mcp
+	timer   Timer
+	settle  Timer // runs while settling
 }
 
 // prompt is the prompt the route running now gives its CLI: the spawn's,
@@ -68,6 +78,9 @@ func (e *Engine) armPrompt(a *agent) {
 func (e *Engine) dropPrompt(a *agent) {
 	if a.prompt != nil {
 		a.prompt.timer.Stop()
+		if a.prompt.settle != nil {
+			a.prompt.settle.Stop()
+		}
 		a.prompt = nil
 	}
 }
@@ -93,11 +106,24 @@ func (e *Engine) MCPReady(id string) error {
 	})
 }
 
-// promptTick types a's prompt once its CLI is ready or the wait is over
-// (reconciler).
+// promptTick types a's prompt once its CLI is ready and promptSettle
+// has passed, or once the wait is over (reconciler).
 func (e *Engine) promptTick(a *agent) {
 	p := a.prompt
 	if p == nil || !(p.ready && p.mcp) && !p.late {
+		return
+	}
+	if p.ready && p.mcp && !p.settled && !p.late {
+		if p.settle == nil {
+			p.settle = e.clock.AfterFunc(promptSettle, func() {
+				_ = e.do(func() {
+					if a.prompt == p {
+						p.settled = true
+						e.promptTick(a)
+					}
+				})
+			})
+		}
 		return
 	}
 	e.dropPrompt(a)
@@ -105,7 +131,7 @@ func (e *Engine) promptTick(a *agent) {
 		return
 	}
 	if p.ready && p.mcp {
-		a.route.step(e.now(), "prompt typed: %s's %s hook ran and agentgrid's MCP tools were listed", p.cli, p.event)
+		a.route.step(e.now(), "prompt typed: %s's %s hook ran and agentgrid's MCP tools were listed, then %v passed for it to take them in", p.cli, p.event, promptSettle)
 	} else {
 		var missing []string
 		if !p.ready {

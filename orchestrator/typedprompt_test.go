@@ -107,6 +107,38 @@ func TestSpawnedClaudePromptTypedOnceReady(t *testing.T) {
 	}
 }
 
+// TestSpawnedClaudePromptWaitsToSettle: once Claude Code is ready and
+// has listed agentgrid's tools, the prompt still waits promptSettle (the
+// CLI offers the tools to the model a little after listing them), and is
+// typed when it has passed.
+func TestSpawnedClaudePromptWaitsToSettle(t *testing.T) {
+	prog, dir := fakeClaude(t)
+	clock := newFakeClock()
+	e := newClockedEngine(t, nil, clock, []string{"cat"}, claudeKind(prog))
+	in, err := e.Spawn(control.SpawnRequest{Kind: "claude", Prompt: "settle first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPrompting(t, e, in.ID)
+	if err := e.MCPReady(in.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Signal(in.ID, agentstate.Signal{Event: "SessionStart", State: agentstate.Idle, Why: "session started"}, "claude"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(promptSettle - time.Millisecond)
+	if r := resolution(t, e, in.ID); strings.Contains(r, "prompt typed") {
+		t.Fatalf("typed before %v had passed since the CLI was ready:\n%s", promptSettle, r)
+	}
+	clock.Advance(time.Millisecond)
+	if got := waitTyped(t, dir); got != "\x1b[200~settle first\x1b[201~" {
+		t.Fatalf("typed %q", got)
+	}
+	if r := resolution(t, e, in.ID); !strings.Contains(r, "MCP tools were listed, then 500ms passed") {
+		t.Fatalf("explain does not say the prompt waited to settle:\n%s", r)
+	}
+}
+
 // TestSpawnedClaudePromptTypedAfterDeadline: a Claude Code whose MCP
 // server never connects still gets its prompt, promptReadyWait after it
 // started, and explain says what was missing.
