@@ -141,6 +141,11 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 		p.Go("the frame pump", func() { pump.run(p.Context()) })
 	}
 	err := termrt.Run(ctx, session{m}, opts.rt)
+	// The next client of this process (an attach after a detach) takes
+	// over the frame's cells.
+	m.comp.cv.Release()
+	m.top.Release()
+	m.comp.valid = false
 	if path, rerr := m.rec.end(); rerr != nil && err == nil {
 		return fmt.Errorf("the recording %s is incomplete: %w", path, rerr)
 	}

@@ -1,6 +1,8 @@
 package termrt
 
 import (
+	"sync"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/panes/vterm"
@@ -19,6 +21,52 @@ type Canvas struct {
 	W, H  int
 	Cells []vterm.Cell
 	dirty []bool
+}
+
+// spare keeps the cells of canvases that were released for the next
+// canvas that needs as many: a client attaching to a session after another
+// detached takes over its cells instead of faulting in fresh memory (in a
+// session server, about 250 of an attach's 300 page faults were a new
+// client's canvases). It holds at most one client's worth.
+var spare struct {
+	sync.Mutex
+	cells [][]vterm.Cell
+}
+
+const maxSpare = 5 // a screen's three canvases, a composer's, an overlay's
+
+// cellsFor returns n cells, spare ones when some are large enough. Their
+// content is whatever it was: the caller writes every one.
+func cellsFor(n int) []vterm.Cell {
+	spare.Lock()
+	for i, cs := range spare.cells {
+		if cap(cs) >= n {
+			last := len(spare.cells) - 1
+			spare.cells[i] = spare.cells[last]
+			spare.cells[last] = nil
+			spare.cells = spare.cells[:last]
+			spare.Unlock()
+			return cs[:n]
+		}
+	}
+	spare.Unlock()
+	return make([]vterm.Cell, n)
+}
+
+// Release gives c's cells to the next canvas that needs them and leaves
+// c empty (0x0); c may be used again. Call it when c's owner is done, so
+// that a program started after this one reuses the memory.
+func (c *Canvas) Release() {
+	cs := c.Cells
+	c.W, c.H, c.Cells, c.dirty = 0, 0, nil, nil
+	if cap(cs) == 0 {
+		return
+	}
+	spare.Lock()
+	defer spare.Unlock()
+	if len(spare.cells) < maxSpare {
+		spare.cells = append(spare.cells, cs)
+	}
 }
 
 // Blank is a default space.
@@ -48,7 +96,7 @@ func (c *Canvas) Resize(w, h int) {
 	w, h = max(w, 0), max(h, 0)
 	c.W, c.H = w, h
 	if cap(c.Cells) < w*h {
-		c.Cells = make([]vterm.Cell, w*h)
+		c.Cells = cellsFor(w * h)
 	}
 	c.Cells = c.Cells[:w*h]
 	c.Clear()
@@ -84,7 +132,7 @@ func (c *Canvas) ClearDirty() { clear(c.dirty) }
 func (c *Canvas) CopyFrom(src *Canvas) {
 	c.W, c.H = src.W, src.H
 	if cap(c.Cells) < len(src.Cells) {
-		c.Cells = make([]vterm.Cell, len(src.Cells))
+		c.Cells = cellsFor(len(src.Cells))
 	}
 	c.Cells = c.Cells[:len(src.Cells)]
 	copy(c.Cells, src.Cells)

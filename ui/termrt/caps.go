@@ -3,6 +3,7 @@ package termrt
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/xo/terminfo"
@@ -56,10 +57,28 @@ func underlineCaps(env []string) (styles, colours bool) {
 	if v, err := strconv.Atoi(getenv(env, "VTE_VERSION")); err == nil && v >= 5200 {
 		return true, true
 	}
+	c := terminfoUnderlines(term)
+	return c.styles, c.colours
+}
+
+// underlines is what a terminfo entry says of underline styles and colours.
+type underlines struct{ styles, colours bool }
+
+// terminfoSeen is what each TERM's terminfo entry said, by TERM.
+var terminfoSeen sync.Map
+
+// terminfoUnderlines reads term's terminfo entry once per process: a
+// session server read it again for every client that attached.
+func terminfoUnderlines(term string) underlines {
+	if c, ok := terminfoSeen.Load(term); ok {
+		return c.(underlines)
+	}
+	var c underlines
 	if ti, err := terminfo.Load(term); err == nil {
 		ext := ti.ExtStringCapsShort()
-		_, styles = ext["Smulx"]
-		_, colours = ext["Setulc"]
+		_, c.styles = ext["Smulx"]
+		_, c.colours = ext["Setulc"]
 	}
-	return styles, colours
+	terminfoSeen.Store(term, c)
+	return c
 }

@@ -156,6 +156,11 @@ func (s *screen) run() {
 		firstOut()
 		s.buf = b
 		if stop {
+			s.mu.Lock()
+			s.pending.cv.Release()
+			s.mu.Unlock()
+			s.next.Release()
+			s.shownCv.Release()
 			return
 		}
 	}
