@@ -116,18 +116,22 @@ func fcRaiseFDLimit(n uint64) error {
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		return fmt.Errorf("read the descriptor limit: %w", err)
 	}
-	if lim.Cur >= n {
+	if uint64(lim.Cur) >= n {
 		return nil
 	}
-	if lim.Max < n {
+	if uint64(lim.Max) < n {
 		return fmt.Errorf("the descriptor limit is %d; raise it to at least %d (ulimit -n %d)", lim.Max, n, n)
 	}
-	lim.Cur = n
+	setLimit(&lim.Cur, n)
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		return fmt.Errorf("raise the descriptor limit to %d: %w", n, err)
 	}
 	return nil
 }
+
+// setLimit sets a limit field, which is unsigned on Linux and signed on
+// the BSDs.
+func setLimit[T int64 | uint64](f *T, n uint64) { *f = T(n) }
 
 // fcOpenIdle opens fcIdle connections to a unix socket and sends nothing.
 func fcOpenIdle(path string) ([]net.Conn, error) {
