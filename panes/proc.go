@@ -214,9 +214,7 @@ func (p *ptyProc) ReadReady(b []byte) int {
 	}
 	n := 0
 	_ = p.rc.Read(func(fd uintptr) bool {
-		if m, rerr := syscall.Read(int(fd), b); rerr == nil && m > 0 {
-			n = m
-		}
+		n = readNow(fd, b)
 		return true // one attempt: never wait here
 	})
 	return n
