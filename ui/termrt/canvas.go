@@ -27,13 +27,18 @@ type Canvas struct {
 // canvas that needs as many: a client attaching to a session after another
 // detached takes over its cells instead of faulting in fresh memory (in a
 // session server, about 250 of an attach's 300 page faults were a new
-// client's canvases). It holds at most one client's worth.
+// client's canvases). It holds at most one client's worth, and never more
+// than maxSpareCells in all, so a huge terminal's canvases are not kept.
 var spare struct {
 	sync.Mutex
 	cells [][]vterm.Cell
+	total int // cells held
 }
 
-const maxSpare = 5 // a screen's three canvases, a composer's, an overlay's
+const (
+	maxSpare      = 5       // a screen's three canvases, a composer's, an overlay's
+	maxSpareCells = 1 << 17 // about 7 MB: four canvases of 300x100
+)
 
 // cellsFor returns n cells, spare ones when some are large enough. Their
 // content is whatever it was: the caller writes every one.
@@ -45,6 +50,7 @@ func cellsFor(n int) []vterm.Cell {
 			spare.cells[i] = spare.cells[last]
 			spare.cells[last] = nil
 			spare.cells = spare.cells[:last]
+			spare.total -= cap(cs)
 			spare.Unlock()
 			return cs[:n]
 		}
@@ -64,8 +70,9 @@ func (c *Canvas) Release() {
 	}
 	spare.Lock()
 	defer spare.Unlock()
-	if len(spare.cells) < maxSpare {
+	if len(spare.cells) < maxSpare && spare.total+cap(cs) <= maxSpareCells {
 		spare.cells = append(spare.cells, cs)
+		spare.total += cap(cs)
 	}
 }
 

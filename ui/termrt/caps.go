@@ -64,21 +64,36 @@ func underlineCaps(env []string) (styles, colours bool) {
 // underlines is what a terminfo entry says of underline styles and colours.
 type underlines struct{ styles, colours bool }
 
-// terminfoSeen is what each TERM's terminfo entry said, by TERM.
-var terminfoSeen sync.Map
+// terminfoSeen is what each TERM's terminfo entry said, by TERM, for at
+// most maxTermsSeen names (TERM comes from each attaching client).
+var terminfoSeen struct {
+	sync.Mutex
+	by map[string]underlines
+}
+
+const maxTermsSeen = 32
 
 // terminfoUnderlines reads term's terminfo entry once per process: a
 // session server read it again for every client that attached.
 func terminfoUnderlines(term string) underlines {
-	if c, ok := terminfoSeen.Load(term); ok {
-		return c.(underlines)
+	terminfoSeen.Lock()
+	c, ok := terminfoSeen.by[term]
+	terminfoSeen.Unlock()
+	if ok {
+		return c
 	}
-	var c underlines
 	if ti, err := terminfo.Load(term); err == nil {
 		ext := ti.ExtStringCapsShort()
 		_, c.styles = ext["Smulx"]
 		_, c.colours = ext["Setulc"]
 	}
-	terminfoSeen.Store(term, c)
+	terminfoSeen.Lock()
+	defer terminfoSeen.Unlock()
+	if terminfoSeen.by == nil {
+		terminfoSeen.by = make(map[string]underlines)
+	}
+	if len(terminfoSeen.by) < maxTermsSeen {
+		terminfoSeen.by[term] = c
+	}
 	return c
 }

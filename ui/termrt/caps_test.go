@@ -1,6 +1,7 @@
 package termrt
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -92,5 +93,33 @@ func TestStyledUnderlinesFollowTheTerminal(t *testing.T) {
 		if fg := fr.Cells[0][0].Fg; (fg == red) != (tc.profile == colorprofile.TrueColor) {
 			t.Errorf("%v: A has colour %v, want 24-bit colour only for a truecolor profile", tc.env, fg)
 		}
+	}
+}
+
+// TestTerminfoReadOncePerTerm: the terminfo answer is kept per TERM, the
+// same as a first read, and for at most maxTermsSeen names (TERM comes
+// from each attaching client).
+func TestTerminfoReadOncePerTerm(t *testing.T) {
+	terminfoSeen.Lock()
+	saved := terminfoSeen.by
+	terminfoSeen.by = nil
+	terminfoSeen.Unlock()
+	t.Cleanup(func() {
+		terminfoSeen.Lock()
+		terminfoSeen.by = saved
+		terminfoSeen.Unlock()
+	})
+	first := terminfoUnderlines("xterm-256color")
+	if again := terminfoUnderlines("xterm-256color"); again != first {
+		t.Fatalf("the second answer %+v differs from the first %+v", again, first)
+	}
+	for i := range 2 * maxTermsSeen {
+		terminfoUnderlines(fmt.Sprintf("no-such-term-%d", i))
+	}
+	terminfoSeen.Lock()
+	n := len(terminfoSeen.by)
+	terminfoSeen.Unlock()
+	if n != maxTermsSeen {
+		t.Fatalf("%d TERM names kept after %d asked; want at most %d", n, 2*maxTermsSeen+1, maxTermsSeen)
 	}
 }

@@ -13,12 +13,12 @@ import (
 // noSpares empties the spare cells for one test and puts them back after.
 func noSpares(t *testing.T) {
 	spare.Lock()
-	saved := spare.cells
-	spare.cells = nil
+	saved, total := spare.cells, spare.total
+	spare.cells, spare.total = nil, 0
 	spare.Unlock()
 	t.Cleanup(func() {
 		spare.Lock()
-		spare.cells = saved
+		spare.cells, spare.total = saved, total
 		spare.Unlock()
 	})
 }
@@ -107,4 +107,42 @@ func TestAScreenTakesOverTheCellsOfOneThatEnded(t *testing.T) {
 		}
 	}
 	wb.noMore(t, b)
+}
+
+// TestSparesAreBounded: the spares keep at most maxSpare slices and
+// maxSpareCells cells; a canvas beyond either is left to the collector.
+func TestSparesAreBounded(t *testing.T) {
+	noSpares(t)
+	huge := Canvas{}
+	huge.Resize(maxSpareCells/100+1, 100)
+	cells := len(huge.Cells)
+	huge.Release()
+	spare.Lock()
+	n, total := len(spare.cells), spare.total
+	spare.Unlock()
+	if n != 0 || total != 0 {
+		t.Fatalf("a canvas of %d cells was kept (%d spares, %d cells); the limit is %d", cells, n, total, maxSpareCells)
+	}
+	var cs []Canvas
+	for range maxSpare + 2 {
+		var c Canvas
+		c.Resize(10, 10)
+		cs = append(cs, c)
+	}
+	for i := range cs {
+		cs[i].Release()
+	}
+	spare.Lock()
+	n, total = len(spare.cells), spare.total
+	spare.Unlock()
+	if n != maxSpare || total != maxSpare*100 {
+		t.Fatalf("%d spares of %d cells after %d releases; want %d of %d", n, total, maxSpare+2, maxSpare, maxSpare*100)
+	}
+	taken := cellsFor(100)
+	spare.Lock()
+	n, total = len(spare.cells), spare.total
+	spare.Unlock()
+	if len(taken) != 100 || n != maxSpare-1 || total != (maxSpare-1)*100 {
+		t.Fatalf("after taking one: %d spares of %d cells", n, total)
+	}
 }
