@@ -26,21 +26,18 @@ const promptSettle = 500 * time.Millisecond
 // typed (agentcli.PromptTyper): given on its command line, the CLI would
 // send it to the model before agentgrid's MCP server is connected, so the
 // model's first turn would lack agentgrid's tools. It is typed — pasted,
-// then Enter as a key of its own — once the CLI's ready hook has arrived
-// and its MCP server has answered the CLI's tools/list and promptSettle
-// more has passed, or when promptReadyWait has passed, whichever comes
+// then Enter as a key of its own — when its timer fires: promptReadyWait
+// after the start, or promptSettle after the CLI's ready hook has arrived
+// and its MCP server has answered the CLI's tools/list, whichever comes
 // first; explain says which.
 type typedPrompt struct {
-	text    string
-	cli     string      // the CLI's name, for explain
-	event   string      // the hook event after which the CLI takes input
-	pane    *panes.Pane // the process it is for: a retry arms its own
-	ready   bool        // the ready hook arrived
-	mcp     bool        // the MCP server listed agentgrid's tools
-	late    bool        // promptReadyWait passed
-	settled bool        // promptSettle passed after ready and mcp
-	timer   Timer
-	settle  Timer // runs while settling
+	text  string
+	cli   string      // the CLI's name, for explain
+	event string      // the hook event after which the CLI takes input
+	pane  *panes.Pane // the process it is for: a retry arms its own
+	ready bool        // the ready hook arrived
+	mcp   bool        // the MCP server listed agentgrid's tools
+	timer Timer       // types the prompt when it fires
 }
 
 // prompt is the prompt the route running now gives its CLI: the spawn's,
@@ -62,34 +59,35 @@ func (e *Engine) armPrompt(a *agent) {
 		return
 	}
 	p := &typedPrompt{text: text, cli: e.cfg.Kinds[a.kind].Hooks, event: pt.ReadyEvent(), pane: a.pane}
-	p.timer = e.clock.AfterFunc(promptReadyWait, func() {
+	p.timer = e.promptTimer(a, p, promptReadyWait)
+	a.prompt = p
+	a.route.step(e.now(), "the prompt is typed once %s's %s hook has run and agentgrid's MCP tools are listed (at most %v)", p.cli, p.event, promptReadyWait)
+}
+
+// promptTimer types p, a's prompt, after d, unless it was dropped.
+func (e *Engine) promptTimer(a *agent, p *typedPrompt, d time.Duration) Timer {
+	return e.clock.AfterFunc(d, func() {
 		_ = e.do(func() {
 			if a.prompt == p {
-				p.late = true
-				e.promptTick(a)
+				e.typePrompt(a)
 			}
 		})
 	})
-	a.prompt = p
-	a.route.step(e.now(), "the prompt is typed once %s's %s hook has run and agentgrid's MCP tools are listed (at most %v)", p.cli, p.event, promptReadyWait)
 }
 
 // dropPrompt forgets a's prompt still to be typed.
 func (e *Engine) dropPrompt(a *agent) {
 	if a.prompt != nil {
 		a.prompt.timer.Stop()
-		if a.prompt.settle != nil {
-			a.prompt.settle.Stop()
-		}
 		a.prompt = nil
 	}
 }
 
 // promptHookHeard notes a hook event of a's CLI (reconciler).
 func (e *Engine) promptHookHeard(a *agent, event string) {
-	if p := a.prompt; p != nil && event == p.event {
+	if p := a.prompt; p != nil && event == p.event && !p.ready {
 		p.ready = true
-		e.promptTick(a)
+		e.settlePrompt(a)
 	}
 }
 
@@ -98,34 +96,27 @@ func (e *Engine) promptHookHeard(a *agent, event string) {
 func (e *Engine) MCPReady(id string) error {
 	return e.doAgent(id, func(a *agent) error {
 		a.mcpReadyAt = e.now()
-		if p := a.prompt; p != nil {
+		if p := a.prompt; p != nil && !p.mcp {
 			p.mcp = true
-			e.promptTick(a)
+			e.settlePrompt(a)
 		}
 		return nil
 	})
 }
 
-// promptTick types a's prompt once its CLI is ready and promptSettle
-// has passed, or once the wait is over (reconciler).
-func (e *Engine) promptTick(a *agent) {
+// settlePrompt makes a's prompt go promptSettle from now instead of at
+// the deadline, once its CLI is ready (reconciler).
+func (e *Engine) settlePrompt(a *agent) {
+	if p := a.prompt; p.ready && p.mcp {
+		p.timer.Stop()
+		p.timer = e.promptTimer(a, p, promptSettle)
+	}
+}
+
+// typePrompt types a's prompt, its timer having fired, and says in explain
+// whether the CLI was ready (reconciler).
+func (e *Engine) typePrompt(a *agent) {
 	p := a.prompt
-	if p == nil || !(p.ready && p.mcp) && !p.late {
-		return
-	}
-	if p.ready && p.mcp && !p.settled && !p.late {
-		if p.settle == nil {
-			p.settle = e.clock.AfterFunc(promptSettle, func() {
-				_ = e.do(func() {
-					if a.prompt == p {
-						p.settled = true
-						e.promptTick(a)
-					}
-				})
-			})
-		}
-		return
-	}
 	e.dropPrompt(a)
 	if a.pane != p.pane || a.f.State.Finished() {
 		return
