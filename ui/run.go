@@ -144,8 +144,8 @@ func run(ctx context.Context, eng engine, m *Model, cfg config.Config, opt ...Op
 	// The next client of this process (an attach after a detach) takes
 	// over the frame's cells.
 	m.comp.cv.Release()
+	m.comp.reset()
 	m.top.Release()
-	m.comp.valid = false
 	if path, rerr := m.rec.end(); rerr != nil && err == nil {
 		return fmt.Errorf("the recording %s is incomplete: %w", path, rerr)
 	}

@@ -23,6 +23,13 @@ func noSpares(t *testing.T) {
 	})
 }
 
+// spares is how many spare slices there are, and their cells in all.
+func spares() (n, total int) {
+	spare.Lock()
+	defer spare.Unlock()
+	return len(spare.cells), spare.total
+}
+
 func first(cs []vterm.Cell) *vterm.Cell {
 	if cap(cs) == 0 {
 		return nil
@@ -66,10 +73,7 @@ func TestReleasedCellsGoToTheNextCanvas(t *testing.T) {
 	if first(big.Cells) == cells {
 		t.Fatal("a canvas larger than every spare took a spare")
 	}
-	spare.Lock()
-	n := len(spare.cells)
-	spare.Unlock()
-	if n != 1 {
+	if n, _ := spares(); n != 1 {
 		t.Fatalf("%d spares after a larger canvas was made; want the 1 it could not use", n)
 	}
 }
@@ -117,9 +121,7 @@ func TestSparesAreBounded(t *testing.T) {
 	huge.Resize(maxSpareCells/100+1, 100)
 	cells := len(huge.Cells)
 	huge.Release()
-	spare.Lock()
-	n, total := len(spare.cells), spare.total
-	spare.Unlock()
+	n, total := spares()
 	if n != 0 || total != 0 {
 		t.Fatalf("a canvas of %d cells was kept (%d spares, %d cells); the limit is %d", cells, n, total, maxSpareCells)
 	}
@@ -132,16 +134,12 @@ func TestSparesAreBounded(t *testing.T) {
 	for i := range cs {
 		cs[i].Release()
 	}
-	spare.Lock()
-	n, total = len(spare.cells), spare.total
-	spare.Unlock()
+	n, total = spares()
 	if n != maxSpare || total != maxSpare*100 {
 		t.Fatalf("%d spares of %d cells after %d releases; want %d of %d", n, total, maxSpare+2, maxSpare, maxSpare*100)
 	}
 	taken := cellsFor(100)
-	spare.Lock()
-	n, total = len(spare.cells), spare.total
-	spare.Unlock()
+	n, total = spares()
 	if len(taken) != 100 || n != maxSpare-1 || total != (maxSpare-1)*100 {
 		t.Fatalf("after taking one: %d spares of %d cells", n, total)
 	}
