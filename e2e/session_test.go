@@ -285,3 +285,39 @@ func TestKeysRightAfterFocusSwitchReachNewPane(t *testing.T) {
 		t.Errorf("the text typed after the focus switch reached the main view too:\n%s", out)
 	}
 }
+
+// TestKeysRightAfterGoToAnOffScreenAgentReachIt: the same for an agent
+// that is off screen (the grid is full, it waits in the queue): ctrl+b and
+// its number swap it into view, and the text typed in the same breath goes
+// to it, not to the pane focused before.
+func TestKeysRightAfterGoToAnOffScreenAgentReachIt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, 100, 30, "")
+	h.startSession("--", "sh")
+	var ids []string
+	for i := range 6 {
+		ids = append(ids, h.spawn("--title", fmt.Sprintf("job-%d", i+1), "--", "cat"))
+	}
+	// The agent aN keeps the number N for life, on screen or off.
+	var off, num string
+	h.waitFor(10*time.Second, func() bool {
+		for _, id := range ids {
+			if a, ok := h.agent(id); ok && !a.Visible && len(id) == 2 {
+				off, num = id, id[1:]
+				return true
+			}
+		}
+		return false
+	}, "an agent off screen")
+	h.keys("C-b", num, "offscreen-ok", "Enter")
+	h.waitFor(10*time.Second, func() bool {
+		out, err := h.client("capture", off)
+		return err == nil && strings.Contains(out, "offscreen-ok")
+	}, "the text typed after ctrl+b "+num+" to reach "+off)
+	if a, _ := h.agent(off); !a.Visible {
+		t.Errorf("%s is still off screen after ctrl+b %s", off, num)
+	}
+	if out, err := h.client("capture", "main"); err == nil && strings.Contains(out, "offscreen-ok") {
+		t.Errorf("the text typed for %s reached the main view:\n%s", off, out)
+	}
+}

@@ -32,30 +32,7 @@ func TestKeysAfterFocusOnAgentTheFrameHasNotShownYet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	screen := func(id string) string {
-		s := eng.Snapshot()
-		var pv *orchestrator.PaneView
-		if id == control.MainID {
-			pv = s.Main
-		}
-		for i := range s.Panes {
-			if s.Panes[i].Agent.ID == id {
-				pv = &s.Panes[i]
-			}
-		}
-		if pv == nil || pv.Term == nil {
-			return ""
-		}
-		var f vterm.Frame
-		pv.Term.Frame(&f, 0)
-		var sb strings.Builder
-		for _, r := range f.Cells {
-			for _, c := range r {
-				sb.WriteString(c.Content)
-			}
-		}
-		return sb.String()
-	}
+	screen := func(id string) string { return engineScreen(eng, id) }
 	// Wait on the engine only: the model is not refreshed meanwhile.
 	waitFor(t, "the agent on screen in the engine, its cat running", func() bool {
 		return strings.Contains(screen(a.ID), "ready")
@@ -78,5 +55,69 @@ func TestKeysAfterFocusOnAgentTheFrameHasNotShownYet(t *testing.T) {
 	}
 	if !strings.Contains(screen(a.ID), "readyok") {
 		t.Errorf("the text typed after ctrl+b %d did not reach %s; main view shows %q", info.Number, a.ID, strings.TrimSpace(screen(control.MainID)))
+	}
+}
+
+// engineScreen is the text on agent id's screen in the engine's snapshot
+// ("main" for the main view), "" when it has no pane there.
+func engineScreen(eng *orchestrator.Engine, id string) string {
+	s := eng.Snapshot()
+	var pv *orchestrator.PaneView
+	if id == control.MainID {
+		pv = s.Main
+	}
+	for i := range s.Panes {
+		if s.Panes[i].Agent.ID == id {
+			pv = &s.Panes[i]
+		}
+	}
+	return paneText(pv)
+}
+
+// paneText is the text on a pane's screen, "" for none.
+func paneText(pv *orchestrator.PaneView) string {
+	if pv == nil || pv.Term == nil {
+		return ""
+	}
+	var f vterm.Frame
+	pv.Term.Frame(&f, 0)
+	var sb strings.Builder
+	for _, r := range f.Cells {
+		for _, c := range r {
+			sb.WriteString(c.Content)
+		}
+	}
+	return sb.String()
+}
+
+// TestKeysAfterGoToAnOffScreenAgentReachIt: prefix and the number of an
+// agent that is not on screen, then text, typed in one go. Bringing it into
+// view is an engine command, whose answer comes after the keys; the text
+// waits for it and then goes to that agent, not to the pane focused
+// before (the main view).
+func TestKeysAfterGoToAnOffScreenAgentReachIt(t *testing.T) {
+	// The grid holds three agents at this size; a4 to a6 are off screen.
+	m, eng, _ := engineModel(t, 160, 40, 6)
+	waitFor(t, "a3 on screen", func() bool { m.refresh(); return m.pane("a3") != nil })
+	if m.pane("a5") != nil {
+		t.Fatal("a5 is on screen; the test needs it off screen")
+	}
+	var cmds []tea.Cmd
+	for _, k := range []string{"ctrl+b", "5", "o", "k"} {
+		_, cmd := m.Update(keyOf(t, k))
+		cmds = append(cmds, cmd)
+	}
+	if got := engineScreen(eng, control.MainID); strings.Contains(got, "ok") {
+		t.Fatalf("the text typed for a5 went to the main view: %q", strings.TrimSpace(got))
+	}
+	for _, cmd := range cmds {
+		settle(m, cmd)
+	}
+	if m.snap.Focus != "a5" {
+		t.Errorf("focus after prefix 5 is %q, want a5", m.snap.Focus)
+	}
+	waitFor(t, "the text typed after prefix 5 on a5's screen", func() bool { return strings.Contains(engineScreen(eng, "a5"), "ok") })
+	if got := engineScreen(eng, control.MainID); strings.Contains(got, "ok") {
+		t.Errorf("the text typed for a5 reached the main view too: %q", strings.TrimSpace(got))
 	}
 }

@@ -85,7 +85,49 @@ func (m *Model) focusAgent(id string) tea.Cmd {
 		m.eng.Focus(id)
 		return tea.Batch(unzoom, m.syncSnapshot())
 	}
-	return engineCmd(func() error { return m.eng.Show(id) }, nil)
+	// The keys typed from now on are meant for it: they wait until the
+	// engine has swapped it in and focused it (it may take a moment, and
+	// runs as a command), rather than go to the pane focused until then.
+	m.showing = id
+	return engineCmd(func() error { return m.eng.Show(id) }, afterShow)
+}
+
+// maxHeld bounds the keys and pastes kept while an agent is brought into
+// view; more are dropped (the engine answers within its deadlines, so only
+// a stuck engine would fill it).
+const maxHeld = 4096
+
+// hold keeps a key or paste that came while an agent is being brought
+// into view, and reports whether it did.
+func (m *Model) hold(msg tea.Msg) bool {
+	if m.showing == "" {
+		return false
+	}
+	if len(m.held) < maxHeld {
+		m.held = append(m.held, msg)
+	}
+	return true
+}
+
+// afterShow focuses the agent shown (by taking the engine's new state)
+// and hands it the keys that waited. When it could not be shown they go
+// nowhere, and the status line says so with the reason: they were typed
+// for it, not for the pane focused before.
+func afterShow(m *Model, err error) tea.Cmd {
+	id, held := m.showing, m.held
+	m.showing, m.held = "", nil
+	if err != nil {
+		if len(held) > 0 {
+			err = fmt.Errorf("%d keys typed for %s were not sent: %w", len(held), id, err)
+		}
+		return afterEngine(m, err)
+	}
+	cmds := []tea.Cmd{afterEngine(m, nil)}
+	for _, msg := range held {
+		_, cmd := m.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
 }
 
 // onScreen reports whether agent id has a pane in the grid (a zoom may hide

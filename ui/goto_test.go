@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentgrid/agentgrid/config"
+	"github.com/agentgrid/agentgrid/internal/agentstate"
 	"github.com/agentgrid/agentgrid/internal/control"
 	"github.com/agentgrid/agentgrid/orchestrator"
 )
@@ -192,5 +194,36 @@ func TestFindAgent(t *testing.T) {
 		if got != c.want || (c.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("findAgent(%q) = %q, %v; want %q, %q", c.typed, got, err, c.want, c.err)
 		}
+	}
+}
+
+// TestKeysForAnAgentThatCannotBeShownGoNowhere: when the agent a go-to
+// names cannot be brought into view, the keys typed for it meanwhile are
+// not sent to the pane focused before, and the status line says so.
+func TestKeysForAnAgentThatCannotBeShownGoNowhere(t *testing.T) {
+	snap := testSnapshot()
+	started := testNow.Add(-time.Minute)
+	snap.Agents = append(snap.Agents, control.AgentInfo{ID: "a3", Title: "later", State: agentstate.Running,
+		Since: started, Created: started, Started: &started, Number: 3})
+	m, eng := newTestModel(t, snap)
+	eng.showErr = errors.New("the terminal is too small to show any agent pane")
+	var cmds []tea.Cmd
+	for _, k := range []string{"ctrl+b", "3", "x", "y"} {
+		_, cmd := m.Update(keyOf(t, k))
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		settle(m, cmd)
+	}
+	if in := eng.takeInputs(); len(in) != 0 {
+		t.Errorf("keys typed for a3 were sent to %v", in)
+	}
+	if s := statusText(m); !strings.Contains(s, "2 keys typed for a3 were not sent") {
+		t.Errorf("the status line says %q, want the keys not sent named", s)
+	}
+	// The next key goes to the focused pane again.
+	press(t, m, "z")
+	if in := eng.takeInputs(); len(in) != 1 || in[0] != "main:z" {
+		t.Errorf("a key typed afterwards went to %v, want main", in)
 	}
 }

@@ -104,6 +104,10 @@ type Model struct {
 	spareStates  map[string]agentstate.State // the map before that, reused
 	prevFocus    string                      // the focus at the last frame
 	lastFocus    string                      // the pane focused before the current one
+	// showing is the agent a go-to is bringing into view; the keys and
+	// pastes that come meanwhile wait in held for it (goto.go).
+	showing string
+	held    []tea.Msg
 
 	labelTimer time.Time // when the pending label/status refresh fires; zero = none
 	labelGen   int
@@ -184,8 +188,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		return m, m.onResize(msg)
 	case tea.KeyPressMsg:
+		if m.hold(msg) {
+			return m, nil
+		}
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
+		if m.hold(msg) {
+			return m, nil
+		}
 		return m, m.onPaste(msg)
 	case tea.MouseMsg:
 		return m, m.onMouse(msg)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentgrid/agentgrid/config"
 	"github.com/agentgrid/agentgrid/internal/control"
-	"github.com/agentgrid/agentgrid/panes/vterm"
 )
 
 // TestOneTitleOneFocus runs the real engine with real processes under the
@@ -35,21 +34,7 @@ func TestOneTitleOneFocus(t *testing.T) {
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	m.Update(teaWindowSize(100, 30))
 
-	screen := func(id string) string {
-		p := m.pane(id)
-		if p == nil || p.Term == nil {
-			return ""
-		}
-		var f vterm.Frame
-		p.Term.Frame(&f, 0)
-		var sb strings.Builder
-		for _, r := range f.Cells {
-			for _, c := range r {
-				sb.WriteString(c.Content)
-			}
-		}
-		return sb.String()
-	}
+	screen := func(id string) string { return paneText(m.pane(id)) }
 	names := map[string]string{plainSh.ID: "sh", titled.ID: "build-x", control.MainID: "cat"}
 	waitFor(t, "both agents to show and the engine to take the program's title", func() bool {
 		m.refresh()
