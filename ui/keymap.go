@@ -315,6 +315,7 @@ var sessionsHelp = helpSection{
 		{"agentgrid attach [NAME]", "attach this terminal to a running session (the only one, or NAME)"},
 		{"agentgrid attach --read-only", "look only, also agentgrid watch: focus, zoom, scroll, search; no key reaches a pane"},
 		{"agentgrid ls", "the running sessions: name, agents, attached terminals, age"},
+		{"agentgrid kill-session NAME", "end a session from outside, as quitting it does: its agents are hung up"},
 	},
 }
 

@@ -103,7 +103,7 @@ func TestRootHelpShowsDetachAndAttach(t *testing.T) {
 func TestSocketFlagOnlyWhereItNamesASession(t *testing.T) {
 	want := map[string]bool{}
 	for _, p := range []string{"spawn", "list", "wait", "close", "send", "capture", "status set", "status clear",
-		"explain", "watch", "attach", "loop", "loop stop", "loop resume", "paste", "kinds"} {
+		"explain", "watch", "attach", "kill-session", "loop", "loop stop", "loop resume", "paste", "kinds"} {
 		want["agentgrid "+p] = true
 	}
 	var walk func(c *cobra.Command)

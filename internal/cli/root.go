@@ -105,6 +105,7 @@ until then the session says in its status line that it ignored the file.`,
   agentgrid --session work -- claude
   agentgrid ls
   agentgrid attach work
+  agentgrid kill-session work
 
   # apply this project's .agentgrid.toml (after reading it)
   agentgrid trust

@@ -31,7 +31,8 @@ const serverCmdName = "__server"
 const serverStartTimeout = 20 * time.Second
 
 func addServerCommands(root *cobra.Command) {
-	root.AddCommand(newServerCmd(), usageErrors(withSocketFlag(newAttachCmd())), usageErrors(newLsCmd()))
+	root.AddCommand(newServerCmd(), usageErrors(withSocketFlag(newAttachCmd())), usageErrors(newLsCmd()),
+		usageErrors(withSocketFlag(newKillSessionCmd())))
 }
 
 func newServerCmd() *cobra.Command {
