@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -24,7 +25,9 @@ const (
 )
 
 // writeAgentTable prints agents as the aligned table of `agentgrid list`.
-func writeAgentTable(w io.Writer, agents []control.AgentInfo, now time.Time) error {
+func writeAgentTable(w io.Writer, agents []control.AgentInfo, now time.Time) (err error) {
+	w, done := buffer(w)
+	defer done(&err)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\t#\tSTATE\tTIME\tEXIT\tTITLE\tWHY")
 	for _, a := range agents {
@@ -110,7 +113,9 @@ func clean(s string, max int) string {
 }
 
 // writeExplanation prints `agentgrid explain`.
-func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) error {
+func writeExplanation(w io.Writer, ex control.Explanation, now time.Time) (err error) {
+	w, done := buffer(w)
+	defer done(&err)
 	a := ex.Agent
 	ew := &errWriter{w: w}
 	ew.printf("%s  %s\n", clean(a.ID, 16), clean(a.Title, 80))
@@ -227,6 +232,19 @@ func when(t, now time.Time) string {
 		return "-"
 	}
 	return fmt.Sprintf("%s ago (%s)", shortDuration(now.Sub(t)), t.Local().Format("15:04:05"))
+}
+
+// buffer puts w behind a buffer, for a table: a tabwriter writes each cell
+// and each gap on its own, and to a terminal or a pipe each write is a
+// system call (agentgrid list of 17 agents made 200 of them). done sends
+// what was written in one piece and keeps the first error in *err.
+func buffer(w io.Writer) (io.Writer, func(err *error)) {
+	bw := bufio.NewWriterSize(w, 32<<10)
+	return bw, func(err *error) {
+		if ferr := bw.Flush(); *err == nil {
+			*err = ferr
+		}
+	}
 }
 
 // errWriter keeps the first write error so printing code stays linear.

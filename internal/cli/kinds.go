@@ -45,7 +45,9 @@ most specific first). Spawn one with agentgrid spawn --kind or --category.`,
 
 // writeKinds prints `agentgrid kinds`: one line per kind, then per
 // category.
-func writeKinds(w io.Writer, res control.KindsResult) error {
+func writeKinds(w io.Writer, res control.KindsResult) (err error) {
+	w, done := buffer(w)
+	defer done(&err)
 	ew := &errWriter{w: w}
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tRUNS\tRUNNING\tQUEUED\tLIMITS\tDESCRIPTION")

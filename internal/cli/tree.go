@@ -14,7 +14,9 @@ import (
 
 // writeAgentTree is the list table with the family tree drawn in the ID
 // column; the main view's own agents say so in the PARENT column.
-func writeAgentTree(w io.Writer, agents []control.AgentInfo, now time.Time) error {
+func writeAgentTree(w io.Writer, agents []control.AgentInfo, now time.Time) (err error) {
+	w, done := buffer(w)
+	defer done(&err)
 	ordered, depth := control.TreeOrder(agents)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPARENT\t#\tSTATE\tTIME\tEXIT\tTITLE\tWHY")

@@ -165,7 +165,7 @@ removed on the way.`,
 		Example: `  agentgrid ls
   agentgrid ls --json | jq -r '.[].session'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			live, refused := liveSessions()
 			if refused != nil {
 				fmt.Fprintln(cmd.ErrOrStderr(), "agentgrid: "+refused.Error())
@@ -183,7 +183,9 @@ removed on the way.`,
 				fmt.Fprintln(out, "no agentgrid session is running; start one with agentgrid")
 				return nil
 			}
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			w, done := buffer(out)
+			defer done(&err)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SESSION\tAGENTS\tCLIENTS\tAGE\tPID")
 			for _, s := range live {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\n", s.Session, s.Agents, s.Clients, age(time.Since(s.Started)), s.PID)
