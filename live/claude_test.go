@@ -147,7 +147,26 @@ func (h *harness) prompt(text string) {
 	// eight: the prompt stayed in its input box); a person's Enter never
 	// comes that fast after the text is on screen, and neither does this one.
 	time.Sleep(keystrokeGap)
-	h.keys("Enter")
+	// Enter until a model request carries the text. A CLI still busy
+	// finishing its start may take an Enter as part of what was typed, or
+	// miss it (Codex, once in CI: the prompt stayed in its box with no
+	// request made); a person who sees that presses Enter again. The next
+	// Enter comes only after 5 s without a request, so it cannot answer a
+	// menu that the reply to this prompt brings up.
+	before := len(h.model.Requests())
+	for range 3 {
+		h.keys("Enter")
+		deadline := time.Now().Add(scaled(5 * time.Second))
+		for time.Now().Before(deadline) {
+			for _, r := range h.model.Requests()[before:] {
+				if strings.Contains(r.LastUser, text) {
+					return
+				}
+			}
+			time.Sleep(50 * time.Millisecond) // polling the model server, not synchronising
+		}
+		h.t.Logf("no model request carried %q 5 s after Enter; pressing Enter again", text)
+	}
 }
 
 // keystrokeGap is the least time between a prompt shown and its Enter:
