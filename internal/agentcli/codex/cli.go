@@ -5,6 +5,8 @@ package codex
 
 import (
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/agentgrid/agentgrid/internal/agentcli"
 	"github.com/agentgrid/agentgrid/internal/agentstate"
@@ -51,7 +53,11 @@ func (CLI) PayloadInArgs() bool { return true }
 func (c CLI) Wire(w agentcli.Wiring, argv, env []string) ([]string, []string, error) {
 	var flags []string
 	if w.Hooks {
-		handler := "{type=\"command\",command=" + agentcli.TOMLString(agentcli.ShellQuote(w.Exe)+" hook codex") + "}"
+		// timeout is in seconds, as Claude Code's: Codex 0.171 ends a hook
+		// that runs longer and goes on ("hook timed out after 2s"); it
+		// ignores timeout_sec, which its binary also names.
+		handler := "{type=\"command\",command=" + agentcli.TOMLString(agentcli.ShellQuote(w.Exe)+" hook codex") +
+			",timeout=" + strconv.Itoa(int(w.HookTimeout()/time.Second)) + "}"
 		for _, ev := range c.Events() {
 			group := "hooks=[" + handler + "]"
 			if slices.Contains(toolEvents(), ev) {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/agentgrid/agentgrid/internal/agentcli"
@@ -35,6 +36,7 @@ func TestCodexOverridesAreTOML(t *testing.T) {
 			Hooks   []struct {
 				Type    string `toml:"type"`
 				Command string `toml:"command"`
+				Timeout int    `toml:"timeout"`
 			} `toml:"hooks"`
 		} `toml:"hooks"`
 		MCPServers map[string]struct {
@@ -54,6 +56,9 @@ func TestCodexOverridesAreTOML(t *testing.T) {
 		if len(g) != 1 || len(g[0].Hooks) != 1 || g[0].Hooks[0].Type != "command" || g[0].Hooks[0].Command != agentcli.ShellQuote(sess.Exe)+" hook codex" {
 			t.Errorf("hooks.%s = %+v", ev, g)
 			continue
+		}
+		if want := int(sess.HookTimeout() / time.Second); g[0].Hooks[0].Timeout != want {
+			t.Errorf("hooks.%s timeout = %d s, want the hook's %d s", ev, g[0].Hooks[0].Timeout, want)
 		}
 		if want := map[bool]string{true: "*"}[ev == "PreToolUse" || ev == "PermissionRequest" || ev == "PostToolUse"]; g[0].Matcher != want {
 			t.Errorf("hooks.%s matcher = %q, want %q", ev, g[0].Matcher, want)
