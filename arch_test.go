@@ -38,7 +38,7 @@ var allowedImports = map[string][]string{
 	"layout":                     {},
 	"themes":                     {"internal/agentstate"},
 	"panes/vterm":                {},
-	"panes":                      {"internal/envlist", "panes/vterm"},
+	"panes":                      {"internal/envlist", "internal/rawio", "panes/vterm"},
 	"panes/panestest":            {"panes"},
 	"hooks":                      {"config", "internal/agentstate", "internal/oneline"},
 	"orchestrator":               {"config", "hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/envlist", "internal/oneline", "internal/policy", "internal/tmuxshim", "internal/worktree", "layout", "panes", "panes/vterm"},

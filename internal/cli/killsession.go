@@ -36,16 +36,9 @@ it, kill-session uses --socket, then the only session running for this user
   agentgrid kill-session work`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			target, err := sessionTarget(cmd, args)
+			target, path, name, err := namedSession(cmd, args)
 			if err != nil {
 				return err
-			}
-			path, name, err := attachTarget(target, cmd.CommandPath())
-			if err != nil {
-				if errors.As(err, new(exitError)) {
-					return err
-				}
-				return exitError{1, err.Error()}
 			}
 			if own := os.Getenv(control.EnvSocket); target == "" && own != "" && filepath.Clean(own) == filepath.Clean(path) {
 				return exitError{1, fmt.Sprintf("this terminal is a pane of session %s; to end it from here, name it: agentgrid kill-session %s", name, name)}
@@ -58,21 +51,6 @@ it, kill-session uses --socket, then the only session running for this user
 			return nil
 		},
 	}
-}
-
-// sessionTarget is the session a command names: its argument, else
-// --socket, else "" (the only one running).
-func sessionTarget(cmd *cobra.Command, args []string) (string, error) {
-	if len(args) == 1 {
-		if args[0] == "" {
-			return "", exitError{exitUsage, control.CheckSessionName("").Error()}
-		}
-		return args[0], nil
-	}
-	if f := cmd.Flag("socket"); f != nil {
-		return f.Value.String(), nil
-	}
-	return "", nil
 }
 
 // killSession asks the server of the session at path to end (SIGTERM, which

@@ -68,22 +68,29 @@ leaves the session running.`,
 
 // runAttach attaches to the session args or --socket name, else the only one.
 func runAttach(cmd *cobra.Command, args []string, readOnly bool) error {
-	target := ""
+	_, path, name, err := namedSession(cmd, args)
+	if err != nil {
+		return err
+	}
+	return attachTerminal(cmd, path, name, readOnly)
+}
+
+// namedSession finds the session a command names: its argument, else
+// --socket, else (target "") the only one running. It returns the target
+// as named, the session's socket path and its name.
+func namedSession(cmd *cobra.Command, args []string) (target, path, name string, err error) {
 	if len(args) == 1 {
 		if target = args[0]; target == "" {
-			return exitError{exitUsage, control.CheckSessionName("").Error()}
+			return "", "", "", exitError{exitUsage, control.CheckSessionName("").Error()}
 		}
 	} else if f := cmd.Flag("socket"); f != nil {
 		target = f.Value.String()
 	}
-	path, name, err := attachTarget(target, cmd.CommandPath())
-	if err != nil {
-		if errors.As(err, new(exitError)) {
-			return err
-		}
-		return exitError{1, err.Error()}
+	path, name, err = attachTarget(target, cmd.CommandPath())
+	if err != nil && !errors.As(err, new(exitError)) {
+		err = exitError{1, err.Error()}
 	}
-	return attachTerminal(cmd, path, name, readOnly)
+	return target, path, name, err
 }
 
 // attachTarget turns what the user named into a socket path and a session
