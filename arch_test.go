@@ -45,7 +45,7 @@ var allowedImports = map[string][]string{
 	"ui":                         {"config", "hooks", "internal/agentstate", "internal/control", "internal/oneline", "internal/rawio", "layout", "orchestrator", "panes/vterm", "themes", "ui/termrt"},
 	"ui/termrt":                  {"internal/envlist", "panes/vterm"},
 	"demo":                       {"internal/agentstate", "internal/control"},
-	"bench":                      {"hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "panes/vterm"},
+	"bench":                      {"hooks", "internal/agentcli", "internal/agentcli/registry", "internal/agentstate", "internal/control", "internal/watchdog", "panes/vterm"},
 	"e2e":                        {},
 	"live/modelserver":           {},
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/watchdog"
 )
 
 // The workbench section measures whole sessions: agentgrid in a PTY driven
@@ -231,7 +231,7 @@ func (s *wbAgentgrid) pids() []int {
 			if err != nil {
 				continue
 			}
-			if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && bytes.Contains(cmdline, []byte("\x00__watchdog")) {
+			if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && watchdog.IsCmdline(cmdline) {
 				out = append(out, pid)
 			}
 		}

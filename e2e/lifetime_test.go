@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentgrid/agentgrid/internal/watchdog"
 )
 
 // procGroup is a process's group id from /proc; ok is false when it is gone
@@ -67,7 +69,7 @@ func TestKilledSessionTakesEveryAgentWithIt(t *testing.T) {
 		h.spawn(append([]string{"--"}, stubborn...)...)
 	}
 	groups := map[int]bool{}
-	var agentgrid, watchdog int
+	var agentgrid, wd int
 	h.waitFor(10*time.Second, func() bool {
 		as, err := h.list()
 		if err != nil || len(as) != 2 {
@@ -80,22 +82,22 @@ func TestKilledSessionTakesEveryAgentWithIt(t *testing.T) {
 			}
 			groups[a.PID] = true
 		}
-		agentgrid, watchdog = 0, 0
+		agentgrid, wd = 0, 0
 		for _, p := range descendants(h.panePID()) {
 			switch args := cmdline(p); {
-			case len(args) > 1 && args[1] == "__watchdog":
-				watchdog = p
+			case watchdog.IsCmdline([]byte(strings.Join(args, "\x00"))):
+				wd = p
 			case filepath.Base(args[0]) == "agentgrid" && len(args) > 1 && args[1] == "__server":
 				// The session server: the terminal's agentgrid only attaches.
 				agentgrid = p
 			}
 		}
 		// Each group holds its shell and the shell's sleep.
-		return agentgrid != 0 && watchdog != 0 && len(liveInGroups(groups)) == 4
+		return agentgrid != 0 && wd != 0 && len(liveInGroups(groups)) == 4
 	}, "two agents with their sleeps, agentgrid and its watchdog")
 	// The main view is an agent too.
 	for _, p := range descendants(agentgrid) {
-		if pp, _, _ := procStat(p); pp == agentgrid && p != watchdog {
+		if pp, _, _ := procStat(p); pp == agentgrid && p != wd {
 			groups[p] = true
 		}
 	}
@@ -110,12 +112,12 @@ func TestKilledSessionTakesEveryAgentWithIt(t *testing.T) {
 	deadline := killed.Add(3 * time.Second)
 	for {
 		left := liveInGroups(groups)
-		if len(left) == 0 && !alive(watchdog) {
+		if len(left) == 0 && !alive(wd) {
 			t.Logf("every agent process and the watchdog were gone %v after the SIGKILL", time.Since(killed).Round(time.Millisecond))
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("3 s after agentgrid was killed, agents' processes %v are alive (watchdog alive: %v)", left, alive(watchdog))
+			t.Fatalf("3 s after agentgrid was killed, agents' processes %v are alive (watchdog alive: %v)", left, alive(wd))
 		}
 		time.Sleep(20 * time.Millisecond) // polling the process table
 	}
