@@ -2,6 +2,8 @@ package watchdog
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -185,4 +187,40 @@ func TestExitedGroupIsForgottenOnceEmpty(t *testing.T) {
 		}
 		waitExit(t, d)
 	})
+}
+
+// TestShellWatchdogRunsNothingFromTheEnvironment: a shell that reads a
+// startup file named in the environment (bash reads $BASH_ENV even when not
+// interactive) does not read it in the watchdog.
+func TestShellWatchdogRunsNothingFromTheEnvironment(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("needs bash")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	startup := filepath.Join(dir, "startup.sh")
+	if err := os.WriteFile(startup, []byte("echo ran > "+marker+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BASH_ENV", startup)
+	t.Setenv("ENV", startup)
+	saved := shell
+	shell = bash
+	d, err := Start(os.Args[0], nil)
+	shell = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := startGroup(t)
+	go func() { _ = g.Wait() }()
+	d.Watch(g.Process.Pid)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, g.Process.Pid, "the watched group")
+	waitExit(t, d)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the watchdog's shell ran the startup file named in BASH_ENV or ENV")
+	}
 }

@@ -113,10 +113,12 @@ func Start(exe string, log *slog.Logger) (*Process, error) {
 		return nil, fmt.Errorf("start the watchdog: %w", err)
 	}
 	defer func() { _ = r.Close() }()
-	cmd, err := start(r, shell, "-c", shellWatchdog, Name, exe)
+	// The shell gets no environment but PATH: nothing the user's
+	// environment holds (ENV, BASH_ENV) may run in it.
+	cmd, err := start(r, []string{"PATH=" + os.Getenv("PATH")}, shell, "-c", shellWatchdog, Name, exe)
 	if err != nil {
 		log.Debug("no shell for the watchdog; running it in Go", "err", err)
-		cmd, err = start(r, exe, Command)
+		cmd, err = start(r, nil, exe, Command)
 	}
 	if err != nil {
 		_ = w.Close()
@@ -126,10 +128,11 @@ func Start(exe string, log *slog.Logger) (*Process, error) {
 	return &Process{cmd: cmd, w: w, log: log, draining: map[int]bool{}}, nil
 }
 
-// start starts argv in a process group of its own with r as its stdin.
-func start(r *os.File, argv ...string) (*exec.Cmd, error) {
+// start starts argv in a process group of its own with r as its stdin and
+// env as its environment (nil: this process's).
+func start(r *os.File, env []string, argv ...string) (*exec.Cmd, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Dir = r, "/"
+	cmd.Stdin, cmd.Dir, cmd.Env = r, "/", env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd, cmd.Start()
 }
