@@ -224,3 +224,65 @@ func TestShellWatchdogRunsNothingFromTheEnvironment(t *testing.T) {
 		t.Error("the watchdog's shell ran the startup file named in BASH_ENV or ENV")
 	}
 }
+
+// TestKilledWatchdogIsReplaced: a watchdog killed while the session runs is
+// replaced at once, and the new one knows the groups watched before.
+func TestKilledWatchdogIsReplaced(t *testing.T) {
+	watchdogs(t, func(t *testing.T, d *Process) {
+		g := startGroup(t)
+		go func() { _ = g.Wait() }()
+		d.Watch(g.Process.Pid)
+		old := d.Pid()
+		if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); d.Pid() == old; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("no new watchdog 10 s after the first was killed")
+			}
+		}
+		if err := syscall.Kill(-g.Process.Pid, 0); err != nil {
+			t.Fatalf("the watched group died with the watchdog: %v", err)
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+		waitGone(t, g.Process.Pid, "the group watched before the replacement")
+		waitExit(t, d)
+	})
+}
+
+// TestWatchdogThatKeepsEndingIsGivenUp: a watchdog that cannot run (here a
+// "shell" that exits at once) is replaced a few times, then the session
+// goes on without one instead of starting processes for ever.
+func TestWatchdogThatKeepsEndingIsGivenUp(t *testing.T) {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("needs true")
+	}
+	saved := shell
+	shell = truePath
+	d, err := Start(os.Args[0], nil)
+	shell = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		d.mu.Lock()
+		broken, restarts := d.broken, len(d.restarts)
+		d.mu.Unlock()
+		if broken {
+			if restarts != maxRestarts {
+				t.Errorf("given up after %d replacements, want %d", restarts, maxRestarts)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still replacing the watchdog after 10 s (%d replacements)", restarts)
+		}
+	}
+	d.Watch(12345) // nothing to write to, and no wait
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -25,7 +25,8 @@
 //
 // The watchdog sits in its own process group and ignores HUP, INT, TERM and
 // QUIT, so the terminal closing or a signal meant for agentgrid does not take
-// it down first; it never outlives the pipe.
+// it down first; it never outlives the pipe. One that ends while the session
+// runs (SIGKILLed by hand) is replaced and told every group again.
 package watchdog
 
 import (
@@ -86,21 +87,36 @@ func IsCmdline(cmdline []byte) bool {
 	return false
 }
 
-// Process is the session's end of the watchdog process.
+// Process is the session's end of the watchdog process. A watchdog that
+// ends while the session runs (killed by hand, say) is replaced, and told
+// every group again.
 type Process struct {
-	cmd *exec.Cmd
-	w   *os.File
-	log *slog.Logger
+	exe   string
+	shell string // the shell that runs the script
+	log   *slog.Logger
 
 	mu       sync.Mutex
-	broken   bool
+	cmd      *exec.Cmd
+	w        *os.File
+	closed   bool         // Close was called
+	broken   bool         // no watchdog: it keeps ending, or cannot be started
+	stuck    bool         // a write to this watchdog failed: skip it until it is replaced
+	watched  map[int]bool // groups told with "+PGID" and not yet forgotten
 	draining map[int]bool // groups whose leader exited and that still have members
 	poll     *time.Timer  // set while draining is not empty
+	restarts []time.Time  // when the watchdog was replaced, within restartWindow
 }
 
 // watchdogWrite bounds one message to a stuck watchdog; the engine must
 // never wait on it.
 const watchdogWrite = 200 * time.Millisecond
+
+// maxRestarts watchdogs ending within restartWindow mean that it cannot
+// run here; the session then goes on without one, and says so.
+const (
+	maxRestarts   = 3
+	restartWindow = time.Minute
+)
 
 // Start starts the watchdog, the shell script or else `exe __watchdog`, with
 // a pipe on its stdin.
@@ -108,24 +124,70 @@ func Start(exe string, log *slog.Logger) (*Process, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	d := &Process{exe: exe, shell: shell, log: log, watched: map[int]bool{}, draining: map[int]bool{}}
+	if err := d.launch(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// launch starts a watchdog process on a new pipe and reaps it when it ends;
+// d.mu is held, or d is not shared yet.
+func (d *Process) launch() error {
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("start the watchdog: %w", err)
+		return fmt.Errorf("start the watchdog: %w", err)
 	}
 	defer func() { _ = r.Close() }()
 	// The shell gets no environment but PATH: nothing the user's
 	// environment holds (ENV, BASH_ENV) may run in it.
-	cmd, err := start(r, []string{"PATH=" + os.Getenv("PATH")}, shell, "-c", shellWatchdog, Name, exe)
+	cmd, err := start(r, []string{"PATH=" + os.Getenv("PATH")}, d.shell, "-c", shellWatchdog, Name, d.exe)
 	if err != nil {
-		log.Debug("no shell for the watchdog; running it in Go", "err", err)
-		cmd, err = start(r, nil, exe, Command)
+		d.log.Debug("no shell for the watchdog; running it in Go", "err", err)
+		cmd, err = start(r, nil, d.exe, Command)
 	}
 	if err != nil {
 		_ = w.Close()
-		return nil, fmt.Errorf("start the watchdog %s: %w", exe, err)
+		return fmt.Errorf("start the watchdog %s: %w", d.exe, err)
 	}
-	go func() { _ = cmd.Wait() }() // reap it whenever it ends
-	return &Process{cmd: cmd, w: w, log: log, draining: map[int]bool{}}, nil
+	d.cmd, d.w, d.stuck = cmd, w, false
+	go d.reap(cmd)
+	return nil
+}
+
+// reap waits for a watchdog process to end; unless the session hung up on
+// it, another takes its place and learns every group.
+func (d *Process) reap(cmd *exec.Cmd) {
+	err := cmd.Wait()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed || d.broken || d.cmd != cmd {
+		return
+	}
+	_ = d.w.Close()
+	now := time.Now()
+	recent := d.restarts[:0]
+	for _, t := range d.restarts {
+		if now.Sub(t) < restartWindow {
+			recent = append(recent, t)
+		}
+	}
+	d.restarts = recent
+	if len(recent) >= maxRestarts {
+		d.broken = true
+		d.log.Warn("the watchdog keeps ending; going on without one: agents that ignore SIGHUP may outlive a crash of this session", "err", err)
+		return
+	}
+	d.restarts = append(d.restarts, now)
+	if lerr := d.launch(); lerr != nil {
+		d.broken = true
+		d.log.Warn("the watchdog ended and no other could be started: agents that ignore SIGHUP may outlive a crash of this session", "err", err, "start", lerr)
+		return
+	}
+	d.log.Warn("the watchdog ended; started another", "err", err, "pid", d.cmd.Process.Pid)
+	for pgid := range d.watched {
+		d.send('+', pgid)
+	}
 }
 
 // start starts argv in a process group of its own with r as its stdin and
@@ -137,13 +199,21 @@ func start(r *os.File, env []string, argv ...string) (*exec.Cmd, error) {
 	return cmd, cmd.Start()
 }
 
-// Pid is the watchdog's process id.
-func (d *Process) Pid() int { return d.cmd.Process.Pid }
+// Pid is the current watchdog's process id.
+func (d *Process) Pid() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cmd.Process.Pid
+}
 
 // Watch records an agent's process group.
 func (d *Process) Watch(pgid int) {
+	if pgid <= 1 {
+		return
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.watched[pgid] = true
 	d.send('+', pgid)
 }
 
@@ -153,8 +223,11 @@ func (d *Process) Watch(pgid int) {
 func (d *Process) Exited(pgid int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if !d.watched[pgid] {
+		return
+	}
 	if groupGone(pgid) {
-		d.send('-', pgid)
+		d.forget(pgid)
 		return
 	}
 	d.draining[pgid] = true
@@ -174,10 +247,10 @@ func (d *Process) drain() {
 	for pgid := range d.draining {
 		if groupGone(pgid) {
 			delete(d.draining, pgid)
-			d.send('-', pgid)
+			d.forget(pgid)
 		}
 	}
-	if len(d.draining) == 0 || d.broken {
+	if len(d.draining) == 0 || d.closed {
 		d.poll = nil
 		return
 	}
@@ -191,15 +264,26 @@ func groupGone(pgid int) bool {
 	return errors.Is(err, syscall.ESRCH) || errors.Is(err, syscall.EPERM)
 }
 
-// send writes one line to the watchdog; d.mu is held.
+// forget tells the watchdog to forget an emptied group; d.mu is held.
+func (d *Process) forget(pgid int) {
+	if d.watched[pgid] {
+		delete(d.watched, pgid)
+		d.send('-', pgid)
+	}
+}
+
+// send writes one line to the watchdog; d.mu is held. After a failed
+// write (the watchdog ended, or stopped reading) nothing more is written
+// to it: a watchdog that ended is replaced by reap, which tells the new one
+// every group.
 func (d *Process) send(op byte, pgid int) {
-	if pgid <= 1 || d.broken {
+	if pgid <= 1 || d.closed || d.broken || d.stuck {
 		return
 	}
 	_ = d.w.SetWriteDeadline(time.Now().Add(watchdogWrite))
 	if _, err := fmt.Fprintf(d.w, "%c%d\n", op, pgid); err != nil {
-		d.broken = true
-		d.log.Warn("the watchdog is gone; agents that ignore SIGHUP may outlive a crash of this session", "err", err)
+		d.stuck = true
+		d.log.Warn("the watchdog does not read; agents that ignore SIGHUP may outlive a crash of this session until it is replaced", "err", err)
 	}
 }
 
@@ -208,12 +292,15 @@ func (d *Process) send(op byte, pgid int) {
 func (d *Process) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.broken = true
+	d.closed = true
 	if d.poll != nil {
 		d.poll.Stop()
 		d.poll = nil
 	}
-	return d.w.Close()
+	if err := d.w.Close(); !errors.Is(err, os.ErrClosed) {
+		return err
+	}
+	return nil // a watchdog that ended and was not replaced
 }
 
 // Run is the watchdog in Go: it reads "+PGID" and "-PGID" lines from r
