@@ -30,14 +30,7 @@ func watchdogs(t *testing.T, test func(t *testing.T, d *Process)) {
 		{"go", "/nonexistent/sh", Command},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			saved := shell
-			shell = tc.shell
-			d, err := Start(os.Args[0], nil)
-			shell = saved
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = d.Close() })
+			d := startIn(t, tc.shell)
 			// Start returns once the exec began; the kernel sets up the new
 			// arguments a moment later.
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
@@ -52,6 +45,21 @@ func watchdogs(t *testing.T, test func(t *testing.T, d *Process)) {
 			test(t, d)
 		})
 	}
+}
+
+// startIn starts a watchdog whose script runs in sh, with the test binary
+// standing in for agentgrid; it is hung up when the test ends.
+func startIn(t *testing.T, sh string) *Process {
+	t.Helper()
+	saved := shell
+	shell = sh
+	d, err := Start(os.Args[0], nil)
+	shell = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	return d
 }
 
 func cmdline(pid int) []string {
@@ -205,13 +213,7 @@ func TestShellWatchdogRunsNothingFromTheEnvironment(t *testing.T) {
 	}
 	t.Setenv("BASH_ENV", startup)
 	t.Setenv("ENV", startup)
-	saved := shell
-	shell = bash
-	d, err := Start(os.Args[0], nil)
-	shell = saved
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := startIn(t, bash)
 	g := startGroup(t)
 	go func() { _ = g.Wait() }()
 	d.Watch(g.Process.Pid)
@@ -260,13 +262,7 @@ func TestWatchdogThatKeepsEndingIsGivenUp(t *testing.T) {
 	if err != nil {
 		t.Skip("needs true")
 	}
-	saved := shell
-	shell = truePath
-	d, err := Start(os.Args[0], nil)
-	shell = saved
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := startIn(t, truePath)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		d.mu.Lock()
 		broken, restarts := d.broken, len(d.restarts)
