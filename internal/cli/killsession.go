@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentgrid/agentgrid/internal/control"
+	"github.com/agentgrid/agentgrid/internal/procstat"
 )
 
 // killSessionWait bounds the wait for a session to end: its server hangs
@@ -93,14 +93,6 @@ func processGone(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return true
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false // no /proc here: the signal's answer is all there is
-	}
-	// After the command name in parentheses: the state.
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] == 'Z'
-	}
-	return false
+	st, ok := procstat.Read(pid)
+	return ok && st.Zombie() // without /proc, the signal's answer is all there is
 }

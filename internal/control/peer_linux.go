@@ -5,10 +5,10 @@ package control
 import (
 	"net"
 	"os"
-	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentgrid/agentgrid/internal/procstat"
 )
 
 // pollWriteShut is what poll reports, besides POLLHUP, for a peer that
@@ -73,21 +73,6 @@ func childOf(pid, parent int) bool {
 }
 
 func parentPID(pid int) (int, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	// The command name is in parentheses and may hold anything; the fields
-	// after the last ')' are "state ppid ...".
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(f[1])
-	return ppid, err == nil
+	st, ok := procstat.Read(pid)
+	return st.PPID, ok
 }

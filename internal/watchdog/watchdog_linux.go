@@ -5,8 +5,9 @@ package watchdog
 import (
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/agentgrid/agentgrid/internal/procstat"
 )
 
 // killSessions SIGKILLs every live process whose session is one of sids
@@ -22,24 +23,12 @@ func killSessions(sids map[int]bool) int {
 		if err != nil || pid == self {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + ent.Name() + "/stat")
-		if err != nil {
+		st, ok := procstat.Read(pid)
+		if !ok || st.Zombie() {
 			continue
 		}
-		// After the command name in parentheses: state ppid pgrp session ...
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 4 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if sid, err := strconv.Atoi(f[3]); err == nil && sids[sid] {
-			if syscall.Kill(pid, syscall.SIGKILL) == nil {
-				n++
-			}
+		if sids[st.Session] && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			n++
 		}
 	}
 	return n
