@@ -29,7 +29,7 @@ func needSlices(t *testing.T) {
 		// A thread of its own: locked and left locked, it ends with the
 		// goroutine.
 		runtime.LockOSThread()
-		_ = set(0, Short)
+		_, _ = set(0, Short)
 		got <- sliceOf(t, 0)
 	}()
 	if <-got != Short {
