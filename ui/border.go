@@ -38,42 +38,37 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 	if p.focused {
 		numSt, titleSt = c.looks.numberFocus, c.looks.titleFocus
 	}
-	type piece struct {
-		text string
-		st   termrt.Style
-	}
-	var left []piece
+	left := c.pieces[:0]
 	used := 0
-	add := func(text string, style termrt.Style) bool {
-		tw := ansi.StringWidth(text)
-		if used+tw > avail {
+	add := func(pc labelPiece) bool {
+		pw := pc.width()
+		if used+pw > avail {
 			return false
 		}
-		left = append(left, piece{text, style})
-		used += tw
+		left = append(left, pc)
+		used += pw
 		return true
 	}
 
-	num := " " + l.number + " "
-	if l.number == "" || !add(num, numSt) {
+	if l.number == "" || !add(labelPiece{" ", l.number, " ", numSt}) {
 		return plain(dst)
 	}
 	// Reserve the right part (the scrollback position, only shown in
 	// scrollback mode, where it is what the user looks at) and the badge
 	// before the title gets the rest.
-	var badge, right piece
+	var badge, right labelPiece
 	if l.right != "" {
-		right = piece{" " + sanitizeLabel(l.right) + " ", c.looks.muted}
-		if rw := ansi.StringWidth(right.text); used+rw+1 > avail {
-			right = piece{}
+		right = labelPiece{" ", sanitizeLabel(l.right), " ", c.looks.muted}
+		if rw := right.width(); used+rw+1 > avail {
+			right = labelPiece{}
 		} else {
 			used += rw + 1 // keep one dash between the label and it
 		}
 	}
 	if l.badge != "" {
-		badge = piece{sanitizeLabel(l.badge) + " ", l.badgeSt}
-		if bw := ansi.StringWidth(badge.text); used+bw > avail {
-			badge = piece{}
+		badge = labelPiece{"", sanitizeLabel(l.badge), " ", l.badgeSt}
+		if bw := badge.width(); used+bw > avail {
+			badge = labelPiece{}
 		} else {
 			used += bw
 		}
@@ -83,20 +78,20 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 		// The category and model follow the title and are cut first,
 		// then dropped (when fewer than 4 cells of them would show), then
 		// the title is cut.
-		tw := ansi.StringWidth(title)
+		tw := textWidth(title)
 		tag := runTag(l.category, l.model)
 		tagRoom := room - tw - 1 // after the title and a space
 		switch {
-		case tag != "" && tagRoom >= min(4, ansi.StringWidth(tag)):
-			add(title+" ", titleSt)
-			if ansi.StringWidth(tag) > tagRoom {
+		case tag != "" && tagRoom >= min(4, textWidth(tag)):
+			add(labelPiece{"", title, " ", titleSt})
+			if textWidth(tag) > tagRoom {
 				tag = strings.TrimRight(ansi.Truncate(tag, tagRoom-1, ""), " ·") + "…"
 			}
-			add(tag+" ", c.looks.muted)
+			add(labelPiece{"", tag, " ", c.looks.muted})
 		case tw <= room:
-			add(title+" ", titleSt)
+			add(labelPiece{"", title, " ", titleSt})
 		case room >= 2:
-			add(ansi.Truncate(title, room, "…")+" ", titleSt)
+			add(labelPiece{"", ansi.Truncate(title, room, "…"), " ", titleSt})
 		}
 	}
 	if badge.text != "" {
@@ -105,8 +100,8 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 	// The worktree's branch gives way to the title and the badge: a pane
 	// without its name says less than one without its branch.
 	if right.text == "" && l.branch != "" {
-		b := piece{" " + sanitizeLabel(l.branch) + " ", c.looks.muted}
-		if bw := ansi.StringWidth(b.text); used+bw+1 <= avail {
+		b := labelPiece{" ", sanitizeLabel(l.branch), " ", c.looks.muted}
+		if bw := b.width(); used+bw+1 <= avail {
 			right = b
 			used += bw + 1
 		}
@@ -116,15 +111,16 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 		if e == "" {
 			continue
 		}
-		if !add("· "+e+" ", c.looks.entry) {
+		if !add(labelPiece{"· ", e, " ", c.looks.entry}) {
 			break
 		}
 	}
 
 	dst = append(dst, st.Cell("┌", 1), st.Cell("─", 1))
 	for _, pc := range left {
-		dst = termrt.AppendText(dst, pc.text, pc.st)
+		dst = pc.appendTo(dst)
 	}
+	c.pieces = left[:0]
 	fill := avail - used
 	if right.text != "" {
 		fill++ // the dash reserved before the right part
@@ -133,9 +129,40 @@ func (c *composer) borderTop(dst []vterm.Cell, w int, p *paneFrame, st termrt.St
 		dst = append(dst, st.Cell("─", 1))
 	}
 	if right.text != "" {
-		dst = termrt.AppendText(dst, right.text, right.st)
+		dst = right.appendTo(dst)
 	}
 	return append(dst, st.Cell("─", 1), st.Cell("┐", 1))
+}
+
+// labelPiece is one part of a border's label: its text between a lead and a
+// trail (spaces, "· "), in one style. Kept apart, they are drawn without
+// first being joined into a new string.
+type labelPiece struct {
+	lead, text, trail string
+	st                termrt.Style
+}
+
+// width is how many cells the piece takes.
+func (p labelPiece) width() int { return textWidth(p.lead) + textWidth(p.text) + textWidth(p.trail) }
+
+// appendTo draws the piece after dst.
+func (p labelPiece) appendTo(dst []vterm.Cell) []vterm.Cell {
+	for _, s := range [...]string{p.lead, p.text, p.trail} {
+		if s != "" {
+			dst = termrt.AppendText(dst, s, p.st)
+		}
+	}
+	return dst
+}
+
+// textWidth is ansi.StringWidth, at once for printable ASCII (most labels).
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 // runTag is what an agent runs as, beside its title: "[review · opus]"

@@ -128,3 +128,23 @@ func TestBorderRedrawsWhenOnlyTheModelChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestBorderTopAllocatesNothing: a label redrawn as its badge ticks (every
+// idle pane's minutes, once a minute) is drawn into the cells kept from the
+// last time, without a new string or list: an idle session's frame then
+// takes no fresh memory, which after a quiet minute costs it page faults.
+func TestBorderTopAllocatesNothing(t *testing.T) {
+	c := composer{}
+	p := paneFrame{label: paneLabel{number: "12", title: "build-api", badge: "○ idle 3m", entries: []string{"tests 42/50", "✓ green"}, branch: "⎇ agentgrid/fix"}}
+	dst := c.borderTop(nil, 120, &p, termrt.Style{})
+	var b strings.Builder
+	for _, cl := range dst {
+		b.WriteString(cl.Content)
+	}
+	if want := "┌─ 12 build-api ○ idle 3m · tests 42/50 · ✓ green "; !strings.HasPrefix(b.String(), want) || !strings.HasSuffix(b.String(), " ⎇ agentgrid/fix ─┐") {
+		t.Fatalf("the border is %q", b.String())
+	}
+	if n := testing.AllocsPerRun(50, func() { dst = c.borderTop(dst[:0], 120, &p, termrt.Style{}) }); n != 0 {
+		t.Errorf("borderTop allocates %v times a call, want 0", n)
+	}
+}

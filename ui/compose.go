@@ -91,6 +91,8 @@ type composer struct {
 	// bords caches each pane's border cells, by index in the input: most
 	// frames change a pane's content, not its label.
 	bords []borderCache
+	// pieces is borderTop's scratch list of label parts.
+	pieces []labelPiece
 	// borderGen numbers border redraws across panes.
 	borderGen uint64
 	// drawn is what each pane of the last frame put on the canvas; valid

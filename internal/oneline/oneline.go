@@ -19,9 +19,14 @@ import (
 // sanitiser for text from children and agents: titles, state reasons,
 // notifications, status entries and table cells all pass through it.
 func Sanitize(s string, max int) string {
-	if s == "" {
-		return ""
+	if s == "" || clean(s, max) {
+		return s
 	}
+	return sanitize(s, max)
+}
+
+// sanitize is Sanitize for text that is not clean.
+func sanitize(s string, max int) string {
 	s = ansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
 	var b strings.Builder
 	b.Grow(len(s))
@@ -66,6 +71,40 @@ loop:
 		out = trimLastRune(out) + "…"
 	}
 	return out
+}
+
+// clean reports whether Sanitize(s, max) is s itself: valid UTF-8 with no
+// control, format or line-separator character, no whitespace but single
+// spaces between words, and no more than max runes. Labels and status text
+// are redrawn as they tick (an idle badge's minutes), and nearly all of it is
+// already clean: it is then returned as it is, without allocating.
+func clean(s string, max int) bool {
+	n := 0
+	space := true // a leading space is trimmed: not clean
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return false // invalid UTF-8 is replaced
+			}
+		}
+		i += size
+		n++
+		switch {
+		case r == ' ':
+			if space {
+				return false // a run of spaces becomes one
+			}
+			space = true
+			continue
+		case r >= 0x21 && r < 0x7f:
+		case r < 0x80 || unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return false
+		}
+		space = false
+	}
+	return !space && (max <= 0 || n <= max)
 }
 
 // emojiJoin reports whether a zero-width joiner after prev and before rest

@@ -1,6 +1,7 @@
 package oneline
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,44 @@ func TestSanitize(t *testing.T) {
 	for _, tc := range cases {
 		if got := Sanitize(tc.in, tc.max); got != tc.want {
 			t.Errorf("Sanitize(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+// TestCleanTextIsReturnedAsItIs checks the shortcut: whatever clean accepts,
+// the full sanitiser leaves unchanged, and the labels a session redraws as
+// they tick take the shortcut.
+func TestCleanTextIsReturnedAsItIs(t *testing.T) {
+	pieces := []string{"a", "Z", "0", " ", "  ", "ě", "ű", "●", "○", "·", "…", "⎇", "✓", "日本", "👩\u200d💻", "\u00a0", "\t", "\n", "\x1b[31m", "\x1b]0;t\x07",
+		"\u009b", "\u0085", "\u00ad", "\u200b", "\u202e", "\u2028", "\ufeff", "\ufffd", "\xff", "\xc4", "\x7f", "~", "e\u0301", "[", "]"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	checked, shortcut := 0, 0
+	for range 200000 {
+		var b strings.Builder
+		for range rng.IntN(7) + 1 {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		for _, max := range []int{0, 3, 8} {
+			checked++
+			if !clean(s, max) {
+				continue
+			}
+			shortcut++
+			if got := sanitize(s, max); got != s {
+				t.Fatalf("clean(%q, %d) but the sanitiser makes it %q", s, max, got)
+			}
+		}
+	}
+	if shortcut == 0 || shortcut == checked {
+		t.Fatalf("the shortcut took %d of %d strings; want some and not all", shortcut, checked)
+	}
+	for _, s := range []string{"● running 12s", "○ idle <1m", "idle-16", "build-api", "tests 42/50", "⎇ agentgrid/fix-login", "✓ green", "Bash: go test ./..."} {
+		if !clean(s, 0) {
+			t.Errorf("clean(%q, 0) = false, want the shortcut for a label as drawn", s)
+		}
+		if n := testing.AllocsPerRun(100, func() { Sanitize(s, 0) }); n != 0 {
+			t.Errorf("Sanitize(%q) allocates %v times, want 0", s, n)
 		}
 	}
 }
